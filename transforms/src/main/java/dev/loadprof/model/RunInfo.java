@@ -1,0 +1,51 @@
+package dev.loadprof.model;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What is known of one run (one trace) as a whole: where it came from, how it was sampled, its
+ * time span, the names of its processes, and its health counters. Built while the trace is read.
+ */
+public final class RunInfo implements Serializable {
+  /** Stable id of the run: the source file name without directories and compression suffixes. */
+  public String runId = "";
+  /** The file the run was read from, as given. */
+  public String source = "";
+  /** Host name, when the input says it (e.g. perf script --header); else "". */
+  public String host = "";
+  /** The sampling event used, e.g. "cpu-clock". */
+  public String samplingEvent = "";
+  /** True when the sampling event's period is in nanoseconds (cpu-clock, task-clock). */
+  public boolean periodIsNanoseconds = true;
+  /**
+   * Typical time between two samples of a running thread, in ns. For ns events the period; for
+   * others the median gap between consecutive samples of a thread on one CPU.
+   */
+  public long sampleIntervalNs;
+  /** "fields" for the recommended perf script -F layout, "plain" for bare perf script output. */
+  public String layout = "fields";
+  /** "trace" when pids come from the trace, "comm" when threads were grouped by name. */
+  public String pidSource = "trace";
+  /** Number of distinct CPUs seen, and the highest CPU number + 1. */
+  public int cpuCount;
+  public long startNs;
+  public long endNs;
+  /** Process names: pid to the comm of its main thread (or of its first thread seen). */
+  public TreeMap<Integer, String> processNames = new TreeMap<>();
+  public TraceHealth health = new TraceHealth();
+  /** Loud, human-readable warnings, e.g. that switches were lost to frequency sampling. */
+  public List<String> warnings = new ArrayList<>();
+
+  public String processName(int pid) {
+    String name = processNames.get(pid);
+    return name == null ? "pid " + pid : name;
+  }
+
+  public Map<Integer, String> processNames() {
+    return processNames;
+  }
+}

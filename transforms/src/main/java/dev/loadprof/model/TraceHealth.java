@@ -1,0 +1,74 @@
+package dev.loadprof.model;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Counters that say how much of a trace could be used and how much had to be repaired. Every
+ * input line ends up in exactly one of the line counters, so that they add up to the input.
+ */
+public final class TraceHealth implements Serializable {
+  // Counter names, as written to summary.json.
+  public static final String LINES = "lines";
+  public static final String SAMPLE_RECORDS = "sample_records";
+  public static final String SWITCH_RECORDS = "switch_records";
+  public static final String WAKEUP_RECORDS = "wakeup_records";
+  public static final String TASK_RECORDS = "task_records";
+  public static final String IGNORED_RECORDS = "ignored_records";
+  public static final String MALFORMED_LINES = "malformed_lines";
+  public static final String LOST_EVENTS = "lost_events";
+  public static final String FREQ_SAMPLED_SWITCH_RECORDS = "freq_sampled_switch_records";
+  public static final String SWITCHES_LOST_TO_SAMPLING = "switches_lost_to_sampling";
+  public static final String CHAIN_BREAKS_REPAIRED = "chain_breaks_repaired";
+  public static final String CHAIN_BREAKS_FROM_WAKEUP = "chain_breaks_from_wakeup";
+  public static final String EDGES_INFERRED = "edge_intervals_inferred";
+  public static final String SAMPLES_CONTRADICTED = "samples_contradicted";
+  public static final String IDLE_SAMPLES = "idle_samples";
+  public static final String SAMPLES_OTHER_EVENT = "samples_other_event";
+  public static final String EXITED_THREAD_SWITCHES = "exited_thread_switches";
+
+  /** At most this many malformed lines are kept verbatim, with their line numbers. */
+  public static final int MAX_EXAMPLES = 20;
+
+  private final TreeMap<String, Long> counters = new TreeMap<>();
+  private final List<String> malformedExamples = new ArrayList<>();
+
+  public void add(String counter, long delta) {
+    if (delta != 0) {
+      counters.merge(counter, delta, Long::sum);
+    }
+  }
+
+  public void increment(String counter) {
+    add(counter, 1);
+  }
+
+  public long get(String counter) {
+    return counters.getOrDefault(counter, 0L);
+  }
+
+  public Map<String, Long> counters() {
+    return counters;
+  }
+
+  /** Keeps "file:line: reason" for the first MAX_EXAMPLES malformed lines. */
+  public void addMalformedExample(String example) {
+    if (malformedExamples.size() < MAX_EXAMPLES) {
+      malformedExamples.add(example);
+    }
+  }
+
+  public List<String> malformedExamples() {
+    return malformedExamples;
+  }
+
+  public void addAll(TraceHealth other) {
+    other.counters.forEach(this::add);
+    for (String e : other.malformedExamples) {
+      addMalformedExample(e);
+    }
+  }
+}

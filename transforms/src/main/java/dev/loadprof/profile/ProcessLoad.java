@@ -1,0 +1,56 @@
+package dev.loadprof.profile;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * The load figures of one process in one run. Sample-based arrays are indexed by load k (the
+ * number of this process's threads on a CPU at the sample's instant, k >= 1). timeAtLoadNs is exact
+ * wall time from the run intervals, indexed k = 0..max, over the process's span in the trace.
+ */
+public final class ProcessLoad implements Serializable {
+  public String runId = "";
+  public int pid;
+  public String comm = "";
+  public long samples;
+  public long cpuNs;
+  public long[] samplesAtLoad = new long[0];
+  public long[] cpuNsAtLoad = new long[0];
+  public long[] timeAtLoadNs = new long[0];
+  /** First and last instant at which a thread of the process ran. */
+  public long spanStartNs;
+  public long spanEndNs;
+
+  /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
+  public double wallNs() {
+    double wall = 0;
+    for (int k = 1; k < cpuNsAtLoad.length; k++) {
+      wall += (double) cpuNsAtLoad[k] / k;
+    }
+    return wall;
+  }
+
+  /** CPU time per unit of real time: how many of its threads ran on average while it ran. */
+  public double avgLoad() {
+    double wall = wallNs();
+    return wall == 0 ? 0 : cpuNs / wall;
+  }
+
+  /** Fraction of CPU time at load k (k >= 1). */
+  public double cpuFraction(int k) {
+    return cpuNs == 0 || k >= cpuNsAtLoad.length ? 0 : (double) cpuNsAtLoad[k] / cpuNs;
+  }
+
+  /** Fraction of real time at load k (k >= 1). */
+  public double realFraction(int k) {
+    double wall = wallNs();
+    return wall == 0 || k >= cpuNsAtLoad.length ? 0 : cpuNsAtLoad[k] / (double) k / wall;
+  }
+
+  @Override
+  public String toString() {
+    return runId + "/" + pid + "(" + comm + ") samples=" + samples + " cpu=" + cpuNs
+        + " cpuAtLoad=" + Arrays.toString(cpuNsAtLoad) + " timeAtLoad="
+        + Arrays.toString(timeAtLoadNs);
+  }
+}
