@@ -20,6 +20,8 @@ public final class ProcessLoad implements Serializable {
   /** First and last instant at which a thread of the process ran. */
   public long spanStartNs;
   public long spanEndNs;
+  /** Per-process health counters (e.g. samples_contradicted), named as in TraceHealth. */
+  public java.util.TreeMap<String, Long> health = new java.util.TreeMap<>();
 
   /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
   public double wallNs() {
