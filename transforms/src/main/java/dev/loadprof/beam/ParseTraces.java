@@ -1,0 +1,155 @@
+package dev.loadprof.beam;
+
+import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceHealth;
+import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.parse.TraceFiles;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.util.Map;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads perf script traces (one file is one run, plain or gzip) into blocks of events per (run,
+ * CPU, window), plus one {@link RunInfo} per run. A file is read by one worker from start to end:
+ * text is not splittable, and the thread table and carry-in need one sequential pass. Everything
+ * after this step is parallel over blocks.
+ */
+public final class ParseTraces extends PTransform<PCollection<String>, PCollectionTuple> {
+  public static final TupleTag<EventBlock> BLOCKS = new TupleTag<>("blocks") {};
+  public static final TupleTag<RunInfo> RUNS = new TupleTag<>("runs") {};
+
+  private final long windowNs;
+  private final String samplingEvent;
+
+  /**
+   * @param windowNs length of a time window
+   * @param samplingEvent event to profile, or null for the first sampling event in each trace
+   */
+  public ParseTraces(long windowNs, String samplingEvent) {
+    this.windowNs = windowNs;
+    this.samplingEvent = samplingEvent;
+  }
+
+  @Override
+  public PCollectionTuple expand(PCollection<String> paths) {
+    PCollectionTuple out = paths.apply("Parse perf script into blocks",
+        ParDo.of(new ParseFn(windowNs, samplingEvent))
+            .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
+    out.get(BLOCKS).setCoder(EventBlockCoder.of());
+    return out;
+  }
+
+  /** The run id of a trace file: its name without directories and .gz/.txt/.perf suffixes. */
+  public static String runIdOf(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    for (String suffix : new String[] {".gz", ".txt", ".perf", ".script"}) {
+      if (name.endsWith(suffix) && name.length() > suffix.length()) {
+        name = name.substring(0, name.length() - suffix.length());
+      }
+    }
+    return name;
+  }
+
+  static final class ParseFn extends DoFn<String, EventBlock> {
+    private static final Logger LOG = LoggerFactory.getLogger(ParseTraces.class);
+    private static final long PROGRESS_EVERY_NS = 5_000_000_000L;
+    private final long windowNs;
+    private final String samplingEvent;
+
+    ParseFn(long windowNs, String samplingEvent) {
+      this.windowNs = windowNs;
+      this.samplingEvent = samplingEvent;
+    }
+
+    @ProcessElement
+    public void process(@Element String path, MultiOutputReceiver out) throws IOException {
+      MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
+      String runId = runIdOf(path);
+      BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
+          block -> out.get(BLOCKS).output(block));
+      try (ProgressStream counted = new ProgressStream(
+              Channels.newInputStream(FileSystems.open(file.resourceId())), path,
+              file.sizeBytes());
+          InputStream text = TraceFiles.open(counted)) {
+        new PerfScriptParser().read(text, path, builder);
+      }
+      RunInfo info = builder.finish();
+      for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
+        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
+      }
+      Metrics.counter("loadprof", "runs").inc();
+      String unusable = BlockBuilder.unusableReason(info);
+      if (unusable != null) {
+        Metrics.counter("loadprof", "unusable_runs").inc();
+        info.warnings.add(0, "UNUSABLE: " + unusable);
+        LOG.error(unusable);
+      }
+      for (String warning : info.warnings) {
+        LOG.warn(warning);
+      }
+      LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
+          info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
+          info.health.get(TraceHealth.SWITCH_RECORDS),
+          info.health.get(TraceHealth.MALFORMED_LINES));
+      out.get(RUNS).output(info);
+    }
+
+    /** Counts compressed bytes read, and logs progress on long inputs. */
+    private static final class ProgressStream extends FilterInputStream {
+      private final String name;
+      private final long size;
+      private long read;
+      private long lastReportNs = System.nanoTime();
+
+      ProgressStream(InputStream in, String name, long size) {
+        super(in);
+        this.name = name;
+        this.size = size;
+      }
+
+      @Override
+      public int read() throws IOException {
+        int b = super.read();
+        if (b >= 0) {
+          advance(1);
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] buf, int off, int len) throws IOException {
+        int n = super.read(buf, off, len);
+        if (n > 0) {
+          advance(n);
+        }
+        return n;
+      }
+
+      private void advance(int n) {
+        read += n;
+        long now = System.nanoTime();
+        if (now - lastReportNs > PROGRESS_EVERY_NS) {
+          lastReportNs = now;
+          LOG.info("{}: read {} of {} MB ({}%)", name, read >> 20, size >> 20,
+              size > 0 ? read * 100 / size : 0);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,284 @@
+package dev.loadprof.load;
+
+import dev.loadprof.model.CpuState;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.TraceHealth;
+import java.util.Arrays;
+
+/**
+ * Replays the events of one CPU in time order and says who ran when: the run intervals.
+ *
+ * <p>The switch chain alone is not enough on real traces. Some switches are never recorded (on
+ * the project's VMs no idle-to-task switch on CPU 1 is), and a CPU's first and last threads have
+ * no switch on one side. The repair uses the one fact that holds for every sampling event: a
+ * running thread is sampled every sample interval on its CPU. So when the chain says "idle" (or
+ * nothing yet) and a thread is sampled or switched out anyway, that thread started at its
+ * sched_wakeup on this CPU if one was recorded, or else half an interval before its first
+ * sample (or before its switch-out, if it was never sampled). At the end of the trace a running
+ * thread stops half an interval after its last sample.
+ *
+ * <p>The same replay computes a block's carry-out state (when blocks are built) and its intervals
+ * (when they are used), so the two can never disagree.
+ */
+public final class CpuTimeline {
+  private static final int MAX_WAKEUPS = 16;
+
+  private final long runStartNs;
+  private final long windowStartNs;
+  private final long windowEndNs;
+  private final long halfIntervalNs;
+  private final CpuState state;
+  private final EventBlock.Intervals out;
+
+  long chainBreaks;
+  long chainBreaksFromWakeup;
+  long edgesInferred;
+  long contradicted;
+
+  /**
+   * @param out where intervals go; null when only the end state is wanted
+   */
+  public CpuTimeline(long runStartNs, long windowStartNs, long windowEndNs, long sampleIntervalNs,
+      CpuState start, EventBlock.Intervals out) {
+    this.runStartNs = runStartNs;
+    this.windowStartNs = windowStartNs;
+    this.windowEndNs = windowEndNs;
+    this.halfIntervalNs = Math.max(1, sampleIntervalNs / 2);
+    this.state = start.copy();
+    this.out = out;
+  }
+
+  public CpuState state() {
+    return state;
+  }
+
+  /**
+   * Replays a block from its carry-in. With {@code collect}, fills the block's intervals, sample
+   * flags and health counters. Returns the state at the window end (after the tail, for the last
+   * block of a CPU).
+   */
+  public static CpuState replay(EventBlock b, boolean collect) {
+    EventBlock.Intervals intervals = collect ? new EventBlock.Intervals() : null;
+    CpuTimeline t = new CpuTimeline(b.runStartNs, b.windowStartNs, b.windowEndNs, b.sampleIntervalNs,
+        b.carryIn, intervals);
+    byte[] flags = collect ? new byte[b.sampleCount] : null;
+    int s = 0;
+    int w = 0;
+    int k = 0;
+    // Merge the three sorted columns. At equal times: wakeup, then switch, then sample.
+    while (s < b.sampleCount || w < b.switchCount || k < b.wakeupCount) {
+      long ts = s < b.sampleCount ? b.sampleTime[s] : Long.MAX_VALUE;
+      long tw = w < b.switchCount ? b.switchTime[w] : Long.MAX_VALUE;
+      long tk = k < b.wakeupCount ? b.wakeupTime[k] : Long.MAX_VALUE;
+      if (tk <= tw && tk <= ts) {
+        t.wakeup(tk, b.wakeupTid[k]);
+        k++;
+      } else if (tw <= ts) {
+        t.schedSwitch(tw, b.switchPrevTid[w], b.switchPrevPid[w], b.switchNextTid[w],
+            b.switchNextPid[w]);
+        w++;
+      } else {
+        boolean agrees = t.sample(ts, b.sampleTid[s], b.samplePid[s]);
+        if (!agrees && flags != null) {
+          flags[s] = EventBlock.FLAG_CONTRADICTED;
+        }
+        s++;
+      }
+    }
+    if (b.cpuTail) {
+      t.finish(b.runEndNs, b.windowEndNs);
+    } else {
+      t.closeWindow(b.windowEndNs);
+    }
+    if (collect) {
+      b.intervals = intervals;
+      b.sampleFlags = flags;
+      b.health.clear();
+      b.addHealth(TraceHealth.CHAIN_BREAKS_REPAIRED, t.chainBreaks);
+      b.addHealth(TraceHealth.CHAIN_BREAKS_FROM_WAKEUP, t.chainBreaksFromWakeup);
+      b.addHealth(TraceHealth.EDGES_INFERRED, t.edgesInferred);
+      b.addHealth(TraceHealth.SAMPLES_CONTRADICTED, t.contradicted);
+    }
+    return t.state;
+  }
+
+  /** Returns false when the sample contradicts what this CPU is known to run. */
+  public boolean sample(long t, int tid, int pid) {
+    if (tid == 0) {
+      // The idle task itself was sampled (only some CPUs sample idle).
+      if (state.kind == CpuState.Kind.RUNNING) {
+        contradicted++;
+        return false;
+      }
+      if (state.kind == CpuState.Kind.UNKNOWN) {
+        goIdle(Math.max(runStartNs, t - halfIntervalNs));
+      }
+      return true;
+    }
+    switch (state.kind) {
+      case RUNNING:
+        if (state.tid == tid) {
+          state.lastEvidenceNs = t;
+          return true;
+        }
+        contradicted++;
+        return false;
+      case IDLE:
+        chainBreaks++;
+        run(tid, pid, repairedStart(tid, t, state.sinceNs), t);
+        return true;
+      default: // UNKNOWN: the thread that was running when the trace (or this CPU) started
+        edgesInferred++;
+        run(tid, pid, startedBefore(tid, t, runStartNs), t);
+        return true;
+    }
+  }
+
+  public void schedSwitch(long t, int prevTid, int prevPid, int nextTid, int nextPid) {
+    switch (state.kind) {
+      case RUNNING:
+        if (state.tid == prevTid) {
+          emit(state.sinceNs, t, state.tid, state.pid);
+        } else {
+          // A task-to-task switch is missing: the old thread stopped after its last sample,
+          // and prev (which this switch proves was running) ran since then at the earliest.
+          long oldEnd = Math.min(t, state.lastEvidenceNs + halfIntervalNs);
+          emit(state.sinceNs, oldEnd, state.tid, state.pid);
+          chainBreaks++;
+          if (prevTid != 0) {
+            emit(Math.max(oldEnd, t - halfIntervalNs), t, prevTid, prevPid);
+          }
+        }
+        break;
+      case IDLE:
+        if (prevTid != 0) {
+          // "X ==> idle" then "prev ==> next": prev was switched in without a record.
+          chainBreaks++;
+          emit(repairedStart(prevTid, t, state.sinceNs), t, prevTid, prevPid);
+        }
+        break;
+      default: // UNKNOWN: the first switch on this CPU; prev was never sampled, so ran briefly.
+        if (prevTid != 0) {
+          edgesInferred++;
+          emit(startedBefore(prevTid, t, runStartNs), t, prevTid, prevPid);
+        }
+        break;
+    }
+    if (nextTid == 0) {
+      goIdle(t);
+    } else {
+      state.kind = CpuState.Kind.RUNNING;
+      state.tid = nextTid;
+      state.pid = nextPid;
+      state.sinceNs = t;
+      state.lastEvidenceNs = t;
+      clearWakeups();
+    }
+  }
+
+  public void wakeup(long t, int tid) {
+    if (state.kind == CpuState.Kind.RUNNING) {
+      return; // only wakeups into an idle CPU can stand in for a missing switch-in
+    }
+    int n = state.wakeTids.length;
+    if (n == MAX_WAKEUPS) {
+      state.wakeTids = Arrays.copyOfRange(state.wakeTids, 1, n);
+      state.wakeTimes = Arrays.copyOfRange(state.wakeTimes, 1, n);
+      n--;
+    }
+    state.wakeTids = Arrays.copyOf(state.wakeTids, n + 1);
+    state.wakeTimes = Arrays.copyOf(state.wakeTimes, n + 1);
+    state.wakeTids[n] = tid;
+    state.wakeTimes[n] = t;
+  }
+
+  /** Ends the window: the running thread's interval is cut here and carried into the next. */
+  public void closeWindow(long windowEndNs) {
+    if (state.kind == CpuState.Kind.RUNNING && windowEndNs > state.sinceNs) {
+      emit(state.sinceNs, windowEndNs, state.tid, state.pid);
+      state.sinceNs = windowEndNs;
+    }
+  }
+
+  /**
+   * Ends the trace for this CPU: the running thread stops half an interval after its last sample.
+   * If that is past this window, the thread is still RUNNING in the returned state.
+   */
+  public void finish(long runEndNs, long windowEndNs) {
+    if (state.kind != CpuState.Kind.RUNNING) {
+      return;
+    }
+    long end = tailEnd(runEndNs);
+    if (end > windowEndNs) {
+      closeWindow(windowEndNs);
+    } else {
+      emit(state.sinceNs, end, state.tid, state.pid);
+      goIdle(end);
+    }
+  }
+
+  /** When the running thread stops if nothing else happens before the trace ends at runEndNs. */
+  public long tailEnd(long runEndNs) {
+    if (state.kind != CpuState.Kind.RUNNING) {
+      return state.sinceNs;
+    }
+    return Math.max(state.sinceNs, Math.min(runEndNs, state.lastEvidenceNs + halfIntervalNs));
+  }
+
+  /** Start of a thread switched in without a record, first seen running at t. */
+  private long repairedStart(int tid, long t, long floorNs) {
+    long wake = lastWakeup(tid, t);
+    if (wake != Long.MIN_VALUE) {
+      chainBreaksFromWakeup++;
+      return Math.max(floorNs, wake);
+    }
+    return Math.max(floorNs, t - halfIntervalNs);
+  }
+
+  /** Start of the thread that was running when this CPU's trace begins, first seen at t. */
+  private long startedBefore(int tid, long t, long floorNs) {
+    long wake = lastWakeup(tid, t);
+    return Math.max(floorNs, wake != Long.MIN_VALUE ? wake : t - halfIntervalNs);
+  }
+
+  private long lastWakeup(int tid, long t) {
+    for (int i = state.wakeTids.length - 1; i >= 0; i--) {
+      if (state.wakeTids[i] == tid && state.wakeTimes[i] <= t) {
+        return state.wakeTimes[i];
+      }
+    }
+    return Long.MIN_VALUE;
+  }
+
+  private void run(int tid, int pid, long since, long evidence) {
+    state.kind = CpuState.Kind.RUNNING;
+    state.tid = tid;
+    state.pid = pid;
+    state.sinceNs = since;
+    state.lastEvidenceNs = evidence;
+    clearWakeups();
+  }
+
+  private void goIdle(long since) {
+    state.kind = CpuState.Kind.IDLE;
+    state.tid = 0;
+    state.pid = 0;
+    state.sinceNs = since;
+    state.lastEvidenceNs = since;
+    clearWakeups();
+  }
+
+  private void clearWakeups() {
+    if (state.wakeTids.length > 0) {
+      state.wakeTids = new int[0];
+      state.wakeTimes = new long[0];
+    }
+  }
+
+  private void emit(long start, long end, int tid, int pid) {
+    // A repaired start can fall before the window; the part outside it is not this block's.
+    if (out != null && tid != 0) {
+      out.add(Math.max(start, windowStartNs), Math.min(end, windowEndNs), tid, pid);
+    }
+  }
+}

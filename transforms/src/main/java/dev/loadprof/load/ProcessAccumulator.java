@@ -1,0 +1,149 @@
+package dev.loadprof.load;
+
+import dev.loadprof.model.Frame;
+import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.StackWeight;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The partial result for one process of one run: load figures and weighted stacks over some
+ * windows. Accumulators of different windows merge in any order and give the same result, because
+ * every figure is an integer sum (or a min/max), never a float that depends on the order.
+ */
+public final class ProcessAccumulator implements Serializable {
+  public String runId;
+  public int pid;
+  public long samples;
+  public long[] samplesAtLoad = new long[2];
+  public long[] cpuNsAtLoad = new long[2];
+  /** Exact wall ns at load k >= 1 from run intervals; k = 0 is derived from the span. */
+  public long[] timeAtLoadNs = new long[2];
+  public long spanStartNs = Long.MAX_VALUE;
+  public long spanEndNs = Long.MIN_VALUE;
+  public TreeMap<String, Long> health = new TreeMap<>();
+  /** (load, stack) -> {count, cpuNs}. */
+  public HashMap<LoadStack, long[]> stacks = new HashMap<>();
+
+  public ProcessAccumulator(String runId, int pid) {
+    this.runId = runId;
+    this.pid = pid;
+  }
+
+  /** A stack at a load: the key under which samples are summed. */
+  public record LoadStack(int load, Frame[] stack) implements Serializable {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof LoadStack k && load == k.load && Arrays.equals(stack, k.stack);
+    }
+
+    @Override
+    public int hashCode() {
+      return load * 31 + Arrays.hashCode(stack);
+    }
+  }
+
+  public void addSample(int load, long cpuNs, Frame[] stack) {
+    samples++;
+    samplesAtLoad = grow(samplesAtLoad, load);
+    cpuNsAtLoad = grow(cpuNsAtLoad, load);
+    samplesAtLoad[load]++;
+    cpuNsAtLoad[load] += cpuNs;
+    long[] w = stacks.computeIfAbsent(new LoadStack(load, stack), k -> new long[2]);
+    w[0]++;
+    w[1] += cpuNs;
+  }
+
+  public void addTimeAtLoad(int load, long ns) {
+    if (ns <= 0) {
+      return;
+    }
+    timeAtLoadNs = grow(timeAtLoadNs, load);
+    timeAtLoadNs[load] += ns;
+  }
+
+  public void extendSpan(long start, long end) {
+    spanStartNs = Math.min(spanStartNs, start);
+    spanEndNs = Math.max(spanEndNs, end);
+  }
+
+  public void addHealth(String counter, long delta) {
+    if (delta != 0) {
+      health.merge(counter, delta, Long::sum);
+    }
+  }
+
+  public ProcessAccumulator mergeFrom(ProcessAccumulator o) {
+    samples += o.samples;
+    samplesAtLoad = addInto(samplesAtLoad, o.samplesAtLoad);
+    cpuNsAtLoad = addInto(cpuNsAtLoad, o.cpuNsAtLoad);
+    timeAtLoadNs = addInto(timeAtLoadNs, o.timeAtLoadNs);
+    spanStartNs = Math.min(spanStartNs, o.spanStartNs);
+    spanEndNs = Math.max(spanEndNs, o.spanEndNs);
+    o.health.forEach(this::addHealth);
+    for (Map.Entry<LoadStack, long[]> e : o.stacks.entrySet()) {
+      long[] w = stacks.computeIfAbsent(e.getKey(), k -> new long[2]);
+      w[0] += e.getValue()[0];
+      w[1] += e.getValue()[1];
+    }
+    return this;
+  }
+
+  /** The process's load figures; comm comes from the run's process names. */
+  public ProcessLoad toProcessLoad(String comm) {
+    ProcessLoad p = new ProcessLoad();
+    p.runId = runId;
+    p.pid = pid;
+    p.comm = comm;
+    p.samples = samples;
+    int maxLoad = Math.max(lastNonZero(cpuNsAtLoad), lastNonZero(timeAtLoadNs));
+    p.samplesAtLoad = Arrays.copyOf(samplesAtLoad, maxLoad + 1);
+    p.cpuNsAtLoad = Arrays.copyOf(cpuNsAtLoad, maxLoad + 1);
+    p.cpuNs = Arrays.stream(cpuNsAtLoad).sum();
+    p.timeAtLoadNs = Arrays.copyOf(timeAtLoadNs, maxLoad + 1);
+    if (spanEndNs >= spanStartNs) {
+      p.spanStartNs = spanStartNs;
+      p.spanEndNs = spanEndNs;
+      long onCpu = Arrays.stream(timeAtLoadNs).sum();
+      // Inside its span, a process is at some load k >= 0 at every instant.
+      p.timeAtLoadNs[0] = Math.max(0, (spanEndNs - spanStartNs) - onCpu);
+    }
+    p.health = new TreeMap<>(health);
+    return p;
+  }
+
+  public List<StackWeight> toStackWeights() {
+    List<StackWeight> out = new ArrayList<>(stacks.size());
+    for (Map.Entry<LoadStack, long[]> e : stacks.entrySet()) {
+      out.add(new StackWeight(runId, pid, e.getKey().load(), e.getKey().stack(),
+          e.getValue()[0], e.getValue()[1]));
+    }
+    return out;
+  }
+
+  private static int lastNonZero(long[] a) {
+    for (int i = a.length - 1; i > 0; i--) {
+      if (a[i] != 0) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  private static long[] grow(long[] a, int index) {
+    return index < a.length ? a : Arrays.copyOf(a, Math.max(index + 1, a.length * 2));
+  }
+
+  private static long[] addInto(long[] a, long[] b) {
+    long[] r = b.length > a.length ? Arrays.copyOf(a, b.length) : a;
+    for (int i = 0; i < b.length; i++) {
+      r[i] += b[i];
+    }
+    return r;
+  }
+}
