@@ -31,6 +31,13 @@ import java.util.zip.GZIPOutputStream;
 public final class PprofBuilder {
   public static final String FILE_NAME = "profile.pb.gz";
 
+  /**
+   * perf timestamps are usually seconds since boot, not since the epoch; pprof would print those
+   * as a date in 1970. time_nanos is set only when the trace clock is plainly wall-clock time
+   * (perf record -k realtime), i.e. after 2000-01-01.
+   */
+  static final long EPOCH_2000_NS = 946_684_800L * 1_000_000_000L;
+
   private final List<RunInfo> runs;
   private final List<StackWeight> stacks;
   private final LoadRange loadFilter;
@@ -112,7 +119,9 @@ public final class PprofBuilder {
       p.setPeriod(runs.get(0).sampleIntervalNs);
       long start = runs.stream().mapToLong(r -> r.startNs).min().getAsLong();
       long end = runs.stream().mapToLong(r -> r.endNs).max().getAsLong();
-      p.setTimeNanos(start);
+      if (start >= EPOCH_2000_NS) {
+        p.setTimeNanos(start);
+      }
       p.setDurationNanos(Math.max(0, end - start));
     }
     for (RunInfo r : runs) {

@@ -16,7 +16,7 @@ public final class ConsoleSummary {
     if (h == null) {
       sb.append("No process samples found.\n");
     } else {
-      sb.append(Text.processHeader(h)).append('\n');
+      sb.append(Text.processHeader(a, h)).append('\n');
       sb.append("Real time at load:\n");
       Text.histogram(sb, h, true, "  ");
       FunctionTable t = FunctionTable.of(a, h);
@@ -25,8 +25,8 @@ public final class ConsoleSummary {
       for (FunctionRow r : t.top(TOP_FUNCTIONS)) {
         sb.append(
                 Text.f(
-                    "  %6.2f%% %6.2f%% %8.2f  %s",
-                    r.flatRealPct(), r.flatCpuPct(), r.avgLoad(), r.name()))
+                    "  %6.2f%% %6.2f%% %8s  %s",
+                    r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), r.name()))
             .append('\n');
       }
     }

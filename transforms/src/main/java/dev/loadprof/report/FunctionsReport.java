@@ -43,7 +43,7 @@ public final class FunctionsReport {
         .append(" process's functions with >= 1% flat real time\n");
     for (ProcessLoad p : shownProcesses(a)) {
       FunctionTable t = FunctionTable.of(a, p);
-      sb.append('\n').append(Text.processHeader(p)).append('\n');
+      sb.append('\n').append(Text.processHeader(a, p)).append('\n');
       sb.append(
               Text.f(
                   "real %s s, CPU %s s within the load filter; best avg load %.2f",
@@ -64,7 +64,12 @@ public final class FunctionsReport {
 
   static String row(FunctionRow r) {
     return Text.f(
-        "%7.2f%% %7.2f%% %7.2f%% %8.2f %7.2f%%  %s",
-        r.flatRealPct(), r.cumRealPct(), r.flatCpuPct(), r.avgLoad(), r.savedPct(), r.name());
+        "%7.2f%% %7.2f%% %7.2f%% %8s %7.2f%%  %s",
+        r.flatRealPct(),
+        r.cumRealPct(),
+        r.flatCpuPct(),
+        Text.avgLoad(r),
+        r.savedPct(),
+        r.name());
   }
 }

@@ -25,7 +25,7 @@ public final class HistogramReport {
       if (p.pid == 0) {
         continue; // the idle task: its "load" is idle CPUs, not parallelism
       }
-      sb.append('\n').append(Text.processHeader(p)).append('\n');
+      sb.append('\n').append(Text.processHeader(a, p)).append('\n');
       sb.append("CPU time at load:\n");
       Text.histogram(sb, p, false, "");
       sb.append("Real time at load:\n");

@@ -46,7 +46,7 @@ public final class SummaryJson {
       ObjectNode head = root.putObject("headline");
       head.put("run_id", h.runId);
       head.put("pid", h.pid);
-      head.put("comm", h.comm);
+      head.put("comm", a.comm(h.runId, h.pid));
     }
     ArrayNode runs = root.putArray("runs");
     for (RunInfo r : a.runs()) {
@@ -85,7 +85,7 @@ public final class SummaryJson {
   private ObjectNode process(Analysis a, ProcessLoad p) {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("pid", p.pid);
-    o.put("comm", p.comm);
+    o.put("comm", a.comm(p.runId, p.pid));
     o.put("samples", p.samples);
     o.put("cpu_ns", p.cpuNs);
     o.put("wall_ns", Math.round(p.wallNs()));

@@ -14,6 +14,11 @@ final class Text {
     return String.format(Locale.ROOT, format, args);
   }
 
+  /** A function's average load, or "-" when it has no flat time (callers only). */
+  static String avgLoad(FunctionRow r) {
+    return r.flatWallNs() == 0 ? "-" : f("%.2f", r.avgLoad());
+  }
+
   static String seconds(double ns) {
     return f("%.3f", ns / 1e9);
   }
@@ -54,9 +59,15 @@ final class Text {
     }
   }
 
-  static String processHeader(ProcessLoad p) {
+  static String processHeader(Analysis a, ProcessLoad p) {
     return f(
         "run %s pid %d (%s): %d samples, CPU %s s, real %s s, avg load %.2f",
-        p.runId, p.pid, p.comm, p.samples, seconds(p.cpuNs), seconds(p.wallNs()), p.avgLoad());
+        p.runId,
+        p.pid,
+        a.comm(p.runId, p.pid),
+        p.samples,
+        seconds(p.cpuNs),
+        seconds(p.wallNs()),
+        p.avgLoad());
   }
 }
