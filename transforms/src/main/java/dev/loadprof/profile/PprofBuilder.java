@@ -25,7 +25,7 @@ import java.util.zip.GZIPOutputStream;
  *
  * <p>No Mapping is written: pprof prints the first mapping's file as "File:" in every report,
  * which would name an arbitrary library. The dso goes into Function.filename instead, where
- * {@code -granularity=filefunctions} shows it, while the default function granularity merges
+ * {@code pprof -filefunctions} shows it, while the default function granularity merges
  * functions by name just like functions.txt does.
  */
 public final class PprofBuilder {
