@@ -1,0 +1,125 @@
+package dev.loadprof.report;
+
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.profile.LoadRange;
+import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.ProcessNames;
+import dev.loadprof.profile.StackOrder;
+import dev.loadprof.profile.StackWeight;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything the reports render, in a fixed order: runs by id; processes by most samples, then
+ * run id, then pid; stacks in {@link StackOrder#STACKS}. Processes and stacks arrive already
+ * filtered by pid/comm. The load filter is carried along but applies only to the profile, the
+ * function table and the folded stacks: the load histograms must always see every load.
+ */
+public final class Analysis {
+  /** Most samples first, then run id, then pid: the order of processes in every output. */
+  public static final Comparator<ProcessLoad> PROCESS_ORDER =
+      Comparator.comparingLong((ProcessLoad p) -> p.samples)
+          .reversed()
+          .thenComparing(p -> p.runId)
+          .thenComparingInt(p -> p.pid);
+
+  private final List<RunInfo> runs;
+  private final List<ProcessLoad> processes;
+  private final List<StackWeight> stacks;
+  private final LoadRange loadFilter;
+  private final Map<String, List<StackWeight>> stacksByProcess = new HashMap<>();
+  private final ProcessNames names;
+
+  public Analysis(
+      List<RunInfo> runs,
+      List<ProcessLoad> processes,
+      List<StackWeight> stacks,
+      LoadRange loadFilter) {
+    List<RunInfo> r = new ArrayList<>(runs);
+    r.sort(Comparator.comparing(run -> run.runId));
+    List<ProcessLoad> p = new ArrayList<>(processes);
+    p.sort(PROCESS_ORDER);
+    List<StackWeight> s = new ArrayList<>(stacks);
+    s.sort(StackOrder.STACKS);
+    this.runs = List.copyOf(r);
+    this.processes = List.copyOf(p);
+    this.stacks = List.copyOf(s);
+    this.loadFilter = loadFilter == null ? LoadRange.ALL : loadFilter;
+    for (StackWeight w : this.stacks) {
+      stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
+    }
+    this.names = new ProcessNames(this.runs, this.processes);
+  }
+
+  public List<RunInfo> runs() {
+    return runs;
+  }
+
+  /** In {@link #PROCESS_ORDER}. */
+  public List<ProcessLoad> processes() {
+    return processes;
+  }
+
+  /** All stacks, sorted, not load-filtered. */
+  public List<StackWeight> stacks() {
+    return stacks;
+  }
+
+  public LoadRange loadFilter() {
+    return loadFilter;
+  }
+
+  /**
+   * The process the run is about: the first in process order, skipping pid 0 (the idle task,
+   * which is never what one profiles) unless it is all there is. Null when there are none.
+   */
+  public ProcessLoad headline() {
+    for (ProcessLoad p : processes) {
+      if (p.pid != 0) {
+        return p;
+      }
+    }
+    return processes.isEmpty() ? null : processes.get(0);
+  }
+
+  /** The stacks of one process that pass the load filter, sorted. */
+  public List<StackWeight> filteredStacksOf(ProcessLoad p) {
+    List<StackWeight> out = new ArrayList<>();
+    for (StackWeight w : stacksByProcess.getOrDefault(key(p.runId, p.pid), List.of())) {
+      if (loadFilter.contains(w.load())) {
+        out.add(w);
+      }
+    }
+    return out;
+  }
+
+  /** The stacks of all processes that pass the load filter, sorted. */
+  public List<StackWeight> filteredStacks() {
+    List<StackWeight> out = new ArrayList<>();
+    for (StackWeight w : stacks) {
+      if (loadFilter.contains(w.load())) {
+        out.add(w);
+      }
+    }
+    return out;
+  }
+
+  public String comm(String runId, int pid) {
+    return names.comm(runId, pid);
+  }
+
+  public long totalSamples() {
+    long n = 0;
+    for (ProcessLoad p : processes) {
+      n += p.samples;
+    }
+    return n;
+  }
+
+  private static String key(String runId, int pid) {
+    return runId + "\u0000" + pid;
+  }
+}

@@ -1,0 +1,45 @@
+package dev.loadprof.report;
+
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceHealth;
+import dev.loadprof.profile.ProcessLoad;
+
+/** The short summary printed to the terminal at the end of a run. */
+public final class ConsoleSummary {
+  public static final int TOP_FUNCTIONS = 10;
+
+  private ConsoleSummary() {}
+
+  public static String render(Analysis a) {
+    StringBuilder sb = new StringBuilder();
+    ProcessLoad h = a.headline();
+    if (h == null) {
+      sb.append("No process samples found.\n");
+    } else {
+      sb.append(Text.processHeader(a, h)).append('\n');
+      sb.append("Real time at load:\n");
+      Text.histogram(sb, h, true, "  ");
+      FunctionTable t = FunctionTable.of(a, h);
+      sb.append("Top functions by real time (load filter: ").append(a.loadFilter()).append("):\n");
+      sb.append(Text.f("  %7s %7s %8s  %s", "real%", "cpu%", "avgload", "function")).append('\n');
+      for (FunctionRow r : t.top(TOP_FUNCTIONS)) {
+        sb.append(
+                Text.f(
+                    "  %6.2f%% %6.2f%% %8s  %s",
+                    r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), r.name()))
+            .append('\n');
+      }
+    }
+    for (RunInfo r : a.runs()) {
+      long malformed = r.health.get(TraceHealth.MALFORMED_LINES);
+      if (malformed != 0 || !r.warnings.isEmpty()) {
+        sb.append(
+                Text.f(
+                    "run %s: %d malformed lines, %d warnings (see summary.json)",
+                    r.runId, malformed, r.warnings.size()))
+            .append('\n');
+      }
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,126 @@
+package dev.loadprof.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.profile.ProcessLoad;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+
+/**
+ * summary.json: the figures of all other outputs, machine-readable. Keys are written in a fixed
+ * order (ObjectNode keeps insertion order); the schema is in SUMMARY_SCHEMA.md beside this file.
+ */
+public final class SummaryJson {
+  public static final String FILE_NAME = "summary.json";
+  public static final String VERSION = "0.1.0";
+  public static final int TOP_FUNCTIONS = 20;
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  public void write(Analysis a, OutputStream out) throws IOException {
+    // "\n" line ends on every platform, so the bytes never depend on where it ran.
+    DefaultPrettyPrinter pretty =
+        new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"));
+    JsonGenerator gen = MAPPER.getFactory().createGenerator(out);
+    gen.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    gen.setPrettyPrinter(pretty);
+    MAPPER.writeTree(gen, toJson(a));
+    gen.writeRaw('\n');
+    gen.flush();
+  }
+
+  public ObjectNode toJson(Analysis a) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("loadprof_version", VERSION);
+    root.put("load_filter", a.loadFilter().toString());
+    ProcessLoad h = a.headline();
+    if (h == null) {
+      root.putNull("headline");
+    } else {
+      ObjectNode head = root.putObject("headline");
+      head.put("run_id", h.runId);
+      head.put("pid", h.pid);
+      head.put("comm", a.comm(h.runId, h.pid));
+    }
+    ArrayNode runs = root.putArray("runs");
+    for (RunInfo r : a.runs()) {
+      runs.add(run(a, r));
+    }
+    return root;
+  }
+
+  private ObjectNode run(Analysis a, RunInfo r) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("run_id", r.runId);
+    o.put("source", r.source);
+    o.put("host", r.host);
+    o.put("sampling_event", r.samplingEvent);
+    o.put("period_is_ns", r.periodIsNanoseconds);
+    o.put("sample_interval_ns", r.sampleIntervalNs);
+    o.put("layout", r.layout);
+    o.put("pid_source", r.pidSource);
+    o.put("cpus", r.cpuCount);
+    o.put("start_ns", r.startNs);
+    o.put("end_ns", r.endNs);
+    counters(o.putObject("health"), r.health.counters());
+    ArrayNode examples = o.putArray("malformed_examples");
+    r.health.malformedExamples().forEach(examples::add);
+    ArrayNode warnings = o.putArray("warnings");
+    r.warnings.forEach(warnings::add);
+    ArrayNode processes = o.putArray("processes");
+    for (ProcessLoad p : a.processes()) {
+      if (p.runId.equals(r.runId)) {
+        processes.add(process(a, p));
+      }
+    }
+    return o;
+  }
+
+  private ObjectNode process(Analysis a, ProcessLoad p) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("pid", p.pid);
+    o.put("comm", a.comm(p.runId, p.pid));
+    o.put("samples", p.samples);
+    o.put("cpu_ns", p.cpuNs);
+    o.put("wall_ns", Math.round(p.wallNs()));
+    ObjectNode time = o.putObject("time_at_load_ns");
+    for (int k = 0; k <= Text.maxTimeLoad(p); k++) {
+      time.put(Integer.toString(k), p.timeAtLoadNs[k]);
+    }
+    ObjectNode cpu = o.putObject("cpu_histogram");
+    ObjectNode real = o.putObject("realtime_histogram");
+    for (int k = 1; k <= Text.maxLoad(p); k++) {
+      cpu.put(Integer.toString(k), p.cpuFraction(k));
+      real.put(Integer.toString(k), p.realFraction(k));
+    }
+    o.put("avg_load", p.avgLoad());
+    counters(o.putObject("health"), p.health);
+    FunctionTable t = FunctionTable.of(a, p);
+    o.put("best_avg_load", t.bestLoad());
+    ArrayNode top = o.putArray("top_functions");
+    for (FunctionRow r : t.top(TOP_FUNCTIONS)) {
+      ObjectNode f = top.addObject();
+      f.put("name", r.name());
+      f.put("flat_real_pct", r.flatRealPct());
+      f.put("cum_real_pct", r.cumRealPct());
+      f.put("flat_cpu_pct", r.flatCpuPct());
+      f.put("avg_load", r.avgLoad());
+      f.put("saved_pct", r.savedPct());
+      f.put("flat_wall_ns", r.flatWallNs());
+      f.put("cum_wall_ns", r.cumWallNs());
+      f.put("flat_cpu_ns", r.flatCpuNs());
+    }
+    return o;
+  }
+
+  /** Counters come from TreeMaps, so they are already in key order. */
+  private static void counters(ObjectNode into, Map<String, Long> counters) {
+    counters.forEach(into::put);
+  }
+}

@@ -1,0 +1,200 @@
+package dev.loadprof.report;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.loadprof.model.Frame;
+import dev.loadprof.profile.StackWeight;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the real {@code go tool pprof} on a written profile. Skipped when go is not on PATH, except
+ * under CI=true, where it fails: CI installs go (Debian package golang-go).
+ */
+class GoPprofTest {
+  /** A -top row: flat flat% sum% cum cum% name. */
+  private static final Pattern TOP_ROW =
+      Pattern.compile("^\\s*(\\S+)\\s+(\\S+)%\\s+(\\S+)%\\s+(\\S+)\\s+(\\S+)%\\s+(.+)$");
+  /** A functions.txt row: flat% cum% cpu% avgload saved% name. */
+  private static final Pattern FUNCTIONS_ROW =
+      Pattern.compile("^\\s*(\\d+\\.\\d{2})%\\s+\\S+%\\s+\\S+%\\s+\\S+\\s+\\S+%\\s{2}(.+)$");
+
+  @TempDir static Path dir;
+  private static Path go;
+  private static Path profile;
+  private static Map<String, String> functionsFlat;
+  private static Analysis analysis;
+
+  @BeforeAll
+  static void writeProfile() throws IOException {
+    go = findOnPath("go");
+    if (go == null) {
+      if ("true".equals(System.getenv("CI"))) {
+        fail("go is not on PATH; CI must install golang-go for the pprof compatibility test");
+      }
+      assumeTrue(false, "go is not on PATH; skipping the go tool pprof test");
+    }
+    analysis = Fixtures.singleProcess();
+    Reports.writeAll(
+        analysis,
+        name -> {
+          try {
+            return Files.newOutputStream(dir.resolve(name));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+    profile = dir.resolve("profile.pb.gz");
+    functionsFlat = new TreeMap<>();
+    for (String line : Files.readAllLines(dir.resolve("functions.txt"))) {
+      Matcher m = FUNCTIONS_ROW.matcher(line);
+      if (m.matches()) {
+        functionsFlat.put(m.group(2), m.group(1));
+      }
+    }
+    assertFalse(functionsFlat.isEmpty());
+  }
+
+  @Test
+  void topFlatPercentEqualsFunctionsTxt() throws Exception {
+    Map<String, String> top = topRows(pprof("-top", "-sample_index=wall", profile.toString()));
+    assertEquals(functionsFlat.keySet(), top.keySet());
+    for (var e : top.entrySet()) {
+      double pprofPct = Double.parseDouble(e.getValue());
+      double ours = Double.parseDouble(functionsFlat.get(e.getKey()));
+      if (pprofPct >= 1.0 && pprofPct < 99.95) {
+        // pprof prints %.2f from 1% up, exactly as functions.txt does.
+        assertEquals(String.format(Locale.ROOT, "%.2f", ours), e.getValue(), e.getKey());
+      } else {
+        // "100%" and the %.2g form below 1%.
+        assertEquals(pprofPct, ours, 0.01, e.getKey());
+      }
+    }
+  }
+
+  @Test
+  void tagfocusLoadOneShowsOnlyLoadOneFunctions() throws Exception {
+    Map<String, String> top = topRows(pprof("-top", "-tagfocus=load=1", profile.toString()));
+    assertEquals(functionsAtLoads(1, 1), top.keySet());
+    assertTrue(top.containsKey("spin_lock"));
+    assertFalse(top.containsKey("hash_rows"));
+  }
+
+  @Test
+  void tagfocusLoadRangeShowsOnlyThoseLoads() throws Exception {
+    Map<String, String> top = topRows(pprof("-top", "-tagfocus=load=2:8", profile.toString()));
+    assertEquals(functionsAtLoads(2, 8), top.keySet());
+    assertFalse(top.containsKey("spin_lock"));
+  }
+
+  @Test
+  void tagsListsLoadProcessPidAndRun() throws Exception {
+    String out = pprof("-tags", profile.toString());
+    for (String key : List.of("load", "process", "pid", "run")) {
+      assertThat(out, containsString(" " + key + ": Total"));
+    }
+    assertThat(out, containsString(": db"));
+    assertThat(out, containsString(": 200"));
+  }
+
+  private static TreeSet<String> functionsAtLoads(int min, int max) {
+    TreeSet<String> names = new TreeSet<>();
+    for (StackWeight s : analysis.stacks()) {
+      if (s.load() >= min && s.load() <= max) {
+        for (Frame f : s.stack()) {
+          names.add(f.symbol());
+        }
+      }
+    }
+    return names;
+  }
+
+  /** Function name to flat% of the rows of a -top report. */
+  private static Map<String, String> topRows(String report) {
+    Map<String, String> rows = new TreeMap<>();
+    boolean inTable = false;
+    for (String line : report.split("\n")) {
+      if (line.trim().startsWith("flat ")) {
+        inTable = true;
+        continue;
+      }
+      Matcher m = TOP_ROW.matcher(line);
+      if (inTable && m.matches()) {
+        rows.put(m.group(6).trim(), m.group(2).trim());
+      }
+    }
+    return rows;
+  }
+
+  /** Runs go tool pprof offline, with HOME and pprof's temp dir in the test's temp dir. */
+  private static String pprof(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(go.toString(), "tool", "pprof"));
+    cmd.addAll(List.of(args));
+    Path home = Files.createDirectories(dir.resolve("home"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+    Map<String, String> env = pb.environment();
+    env.put("HOME", home.toString());
+    env.put("PPROF_TMPDIR", home.toString());
+    env.put("GOPROXY", "off");
+    env.put("GOTOOLCHAIN", "local");
+    env.put("GOFLAGS", "-mod=mod");
+    for (String proxy : List.of("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY")) {
+      env.remove(proxy);
+    }
+    Path stderr = dir.resolve("pprof.stderr");
+    pb.redirectError(stderr.toFile());
+    Process p = pb.start();
+    p.getOutputStream().close();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (InputStream in = p.getInputStream()) {
+      in.transferTo(out);
+    }
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      fail("go tool pprof timed out: " + cmd);
+    }
+    String text = out.toString(StandardCharsets.UTF_8);
+    // Shown in the test log, so a reader can see what stock pprof made of the profile.
+    System.out.println("$ " + String.join(" ", cmd.subList(1, cmd.size())) + "\n" + text);
+    assertEquals(0, p.exitValue(), "go tool pprof failed: " + Files.readString(stderr));
+    return text;
+  }
+
+  private static Path findOnPath(String name) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return null;
+    }
+    for (String d : path.split(File.pathSeparator)) {
+      Path candidate = Path.of(d, name);
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+}
