@@ -19,23 +19,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MoveOptions;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.PDone;
+import org.apache.beam.sdk.util.SerializableUtils;
 
 /**
  * Writes every output file from the aggregated profiles: pprof, histograms, functions, folded
@@ -66,40 +65,42 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
 
   @Override
   public PDone expand(PCollectionTuple aggregated) {
+    Pipeline p = aggregated.getPipeline();
     PCollectionView<List<RunInfo>> runsView = runs.apply("Collect runs", View.asList());
     PCollectionView<Map<String, Map<String, Long>>> healthView = aggregated
         .get(JoinSamplesWithLoad.RUN_HEALTH).apply("Collect run health", View.asMap());
-    aggregated.get(JoinSamplesWithLoad.PROCESSES)
-        .apply("Key all processes together", WithKeys.of("all"))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(),
-            KvCoder.of(StringUtf8Coder.of(), ProcessAccumulatorCoder.of())))
-        .apply("Gather processes", GroupByKey.create())
-        .apply("Write reports", ParDo.of(new WriteFn(runsView, healthView, outputDir, filters))
-            .withSideInputs(runsView, healthView));
-    return PDone.in(aggregated.getPipeline());
+    PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView = aggregated
+        .get(JoinSamplesWithLoad.PROCESSES).apply("Collect processes", View.asIterable());
+    // One trigger element, so the reports are written even when no process was found.
+    p.apply("Once", Create.of("reports"))
+        .apply("Write reports", ParDo.of(
+                new WriteFn(runsView, healthView, processesView, outputDir, filters))
+            .withSideInputs(runsView, healthView, processesView));
+    return PDone.in(p);
   }
 
-  static final class WriteFn
-      extends DoFn<KV<String, Iterable<KV<String, ProcessAccumulator>>>, Void> {
+  static final class WriteFn extends DoFn<String, Void> {
     private final PCollectionView<List<RunInfo>> runsView;
     private final PCollectionView<Map<String, Map<String, Long>>> healthView;
+    private final PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView;
     private final String outputDir;
     private final Filters filters;
 
     WriteFn(PCollectionView<List<RunInfo>> runsView,
-        PCollectionView<Map<String, Map<String, Long>>> healthView, String outputDir,
-        Filters filters) {
+        PCollectionView<Map<String, Map<String, Long>>> healthView,
+        PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView,
+        String outputDir, Filters filters) {
       this.runsView = runsView;
       this.healthView = healthView;
+      this.processesView = processesView;
       this.outputDir = outputDir;
       this.filters = filters;
     }
 
     @ProcessElement
-    public void process(@Element KV<String, Iterable<KV<String, ProcessAccumulator>>> all,
-        ProcessContext c) throws IOException {
+    public void process(ProcessContext c) throws IOException {
       Analysis analysis = assemble(c.sideInput(runsView), c.sideInput(healthView),
-          all.getValue(), filters);
+          c.sideInput(processesView), filters);
       writeAtomically(analysis, outputDir);
     }
   }
@@ -108,7 +109,8 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   public static Analysis assemble(List<RunInfo> runInfos, Map<String, Map<String, Long>> health,
       Iterable<KV<String, ProcessAccumulator>> accumulators, Filters filters) {
     List<RunInfo> runs = new ArrayList<>();
-    for (RunInfo r : runInfos) {
+    for (RunInfo input : runInfos) {
+      RunInfo r = SerializableUtils.clone(input); // side inputs must not be mutated
       Map<String, Long> h = health.get(r.runId);
       if (h != null) {
         h.forEach(r.health::add);
