@@ -1,0 +1,50 @@
+package dev.loadprof.pipelines;
+
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/** Options of {@code loadprof analyze}. The CLI also accepts "--name value" for each. */
+public interface AnalyzeOptions extends PipelineOptions {
+  @Description("Trace files to analyze: perf script text, plain or gzip; one file is one run."
+      + " Comma-separated; globs are allowed. The CLI takes them as positional arguments.")
+  String getTraces();
+
+  void setTraces(String value);
+
+  @Description("Directory for the outputs (profile.pb.gz, histogram.txt, functions.txt,"
+      + " flame.folded, summary.json, summary.txt).")
+  @Default.String("loadprof-out")
+  String getOut();
+
+  void setOut(String value);
+
+  @Description("Length of the time windows that the trace is cut into, in milliseconds. Memory"
+      + " per worker is bounded by one window of events.")
+  @Default.Long(1000)
+  long getWindowMs();
+
+  void setWindowMs(long value);
+
+  @Description("Keep only the process with this pid.")
+  Integer getPid();
+
+  void setPid(Integer value);
+
+  @Description("Keep only processes whose name (comm) matches this regular expression.")
+  String getComm();
+
+  void setComm(String value);
+
+  @Description("Keep only samples whose load is in [A, B] in profile.pb.gz, functions.txt and"
+      + " flame.folded (histograms stay whole). Forms: A:B, A, A: (A or more), :B.")
+  String getLoad();
+
+  void setLoad(String value);
+
+  @Description("Sampling event to profile (e.g. cpu-clock, cycles). Default: the first sampling"
+      + " event in each trace.")
+  String getEvent();
+
+  void setEvent(String value);
+}

@@ -1,0 +1,60 @@
+package dev.loadprof.pipelines;
+
+import dev.loadprof.beam.AggregateProfiles;
+import dev.loadprof.beam.BuildRunIntervals;
+import dev.loadprof.beam.JoinSamplesWithLoad;
+import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.WriteReports;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.RunInfo;
+import java.util.List;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+
+/**
+ * The analyze pipeline: perf traces in, real-time profiles out.
+ *
+ * <p>Steps:
+ * 1) Parse each trace (one file = one run) into blocks of events per (run, CPU, time window),
+ *    and one RunInfo per run (thread table, sampling event, health).
+ * 2) Build run intervals for each block: who ran on that CPU when, chain breaks repaired.
+ * 3) Group the blocks of all CPUs per (run, window) and give each sample its load: the number of
+ *    its process's threads on a CPU at that instant.
+ * 4) Sum the load-weighted stacks and load histograms per (run, process) over all windows.
+ * 5) Write profile.pb.gz, histogram.txt, functions.txt, flame.folded, summary.json, summary.txt.
+ */
+public final class AnalyzePipeline {
+  private AnalyzePipeline() {}
+
+  /** Adds the analyze steps to {@code p}, reading the given (already expanded) trace paths. */
+  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options) {
+    PCollection<String> paths = p
+        .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
+        // Spread the files over workers; each file is read by one worker.
+        .apply("Spread traces over workers", Reshuffle.viaRandomKey());
+    PCollectionTuple parsed = paths.apply("Parse traces",
+        new ParseTraces(options.getWindowMs() * 1_000_000L, options.getEvent()));
+    PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
+    PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
+    blocks
+        .apply("Build run intervals", new BuildRunIntervals())
+        .apply("Join samples with load", new JoinSamplesWithLoad())
+        .apply("Aggregate profiles", new AggregateProfiles())
+        .apply("Write reports", new WriteReports(runs, options.getOut(),
+            new WriteReports.Filters(options.getPid(), options.getComm(), options.getLoad())));
+  }
+
+  /** Builds and runs the pipeline, waiting for it to finish. */
+  public static PipelineResult run(List<String> traces, AnalyzeOptions options) {
+    Pipeline p = Pipeline.create(options);
+    build(p, traces, options);
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    return result;
+  }
+}

@@ -1,0 +1,308 @@
+package dev.loadprof.pipelines;
+
+import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.WriteReports;
+import dev.loadprof.profile.LoadRange;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
+import org.apache.beam.sdk.io.fs.ResourceId;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * The {@code loadprof} command line. Exit codes: 0 success, 1 the job failed, 2 bad usage or bad
+ * input (with a one-line message that says what to do).
+ */
+public final class LoadprofCli {
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int BAD_INPUT = 2;
+
+  /** CLI option name -> Beam option name, for options given as "--name value". */
+  private static final Map<String, String> VALUE_OPTIONS = new LinkedHashMap<>();
+
+  static {
+    VALUE_OPTIONS.put("out", "out");
+    VALUE_OPTIONS.put("window", "windowMs");
+    VALUE_OPTIONS.put("pid", "pid");
+    VALUE_OPTIONS.put("comm", "comm");
+    VALUE_OPTIONS.put("load", "load");
+    VALUE_OPTIONS.put("event", "event");
+  }
+
+  /** Thrown for bad usage or bad input; its message is shown as is. */
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    try {
+      if (args.length == 0 || isHelp(args[0])) {
+        out.print(usage());
+        return args.length == 0 ? BAD_INPUT : OK;
+      }
+      String command = args[0];
+      String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+      if (command.equals("analyze")) {
+        return analyze(rest, out, err);
+      }
+      throw new UsageException("unknown command '" + command + "'; run loadprof --help");
+    } catch (UsageException e) {
+      err.println("loadprof: " + e.getMessage());
+      return BAD_INPUT;
+    } catch (RuntimeException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      err.println("loadprof: the job failed: " + root);
+      return FAILED;
+    }
+  }
+
+  private static int analyze(String[] args, PrintStream out, PrintStream err)
+      throws UsageException {
+    for (String a : args) {
+      if (isHelp(a)) {
+        out.print(usage());
+        return OK;
+      }
+    }
+    List<String> traces = new ArrayList<>();
+    List<String> beamArgs = translate(args, traces);
+    if (traces.isEmpty()) {
+      throw new UsageException("no trace given; usage: loadprof analyze [options] TRACE...");
+    }
+    AnalyzeOptions options;
+    try {
+      options = PipelineOptionsFactory.fromArgs(beamArgs.toArray(new String[0]))
+          .as(AnalyzeOptions.class);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage() + "; run loadprof --help");
+    }
+    validate(options);
+    FileSystems.setDefaultPipelineOptions(options);
+    List<String> files = expand(traces);
+    options.setTraces(String.join(",", files));
+    PipelineResult result = AnalyzePipeline.run(files, options);
+    printSummary(options.getOut(), out);
+    long unusable = counter(result, "unusable_runs");
+    if (unusable > 0) {
+      err.println("loadprof: " + unusable + " of " + files.size()
+          + " traces could not be analyzed; see the UNUSABLE lines above and in "
+          + options.getOut() + "/summary.json");
+      return BAD_INPUT;
+    }
+    return OK;
+  }
+
+  /** "--name value" and "--name=value" for CLI options; anything else starting "--" goes to Beam. */
+  static List<String> translate(String[] args, List<String> traces) throws UsageException {
+    List<String> beamArgs = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (!a.startsWith("--")) {
+        traces.add(a);
+        continue;
+      }
+      String name = a.substring(2);
+      String value = null;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      }
+      String beamName = VALUE_OPTIONS.get(name);
+      if (beamName == null) {
+        beamArgs.add(a); // a Beam or runner option, e.g. --targetParallelism=2
+        continue;
+      }
+      if (value == null) {
+        if (i + 1 >= args.length) {
+          throw new UsageException("--" + name + " needs a value; run loadprof --help");
+        }
+        value = args[++i];
+      }
+      if (name.equals("window")) {
+        value = Long.toString(parseDurationMs(value));
+      }
+      beamArgs.add("--" + beamName + "=" + value);
+    }
+    return beamArgs;
+  }
+
+  /** "1s", "250ms", "1.5s" or a number of milliseconds. */
+  static long parseDurationMs(String text) throws UsageException {
+    try {
+      double ms;
+      if (text.endsWith("ms")) {
+        ms = Double.parseDouble(text.substring(0, text.length() - 2));
+      } else if (text.endsWith("s")) {
+        ms = Double.parseDouble(text.substring(0, text.length() - 1)) * 1000;
+      } else {
+        ms = Double.parseDouble(text);
+      }
+      if (ms < 1 || ms > 500_000) {
+        throw new UsageException("--window must be between 1ms and 500s, got '" + text + "'");
+      }
+      return Math.round(ms);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--window takes a duration such as 1s or 250ms, got '" + text
+          + "'");
+    }
+  }
+
+  private static void validate(AnalyzeOptions o) throws UsageException {
+    if (o.getLoad() != null) {
+      try {
+        LoadRange.parse(o.getLoad());
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--load: " + e.getMessage());
+      }
+    }
+    if (o.getComm() != null) {
+      try {
+        Pattern.compile(o.getComm());
+      } catch (PatternSyntaxException e) {
+        throw new UsageException("--comm is not a valid regular expression: "
+            + e.getDescription() + " in '" + o.getComm() + "'");
+      }
+    }
+    if (o.getWindowMs() < 1) {
+      throw new UsageException("--window must be at least 1ms");
+    }
+  }
+
+  /** Expands globs, checks every input exists, and that no two inputs have the same run id. */
+  static List<String> expand(List<String> traces) throws UsageException {
+    List<String> files = new ArrayList<>();
+    Map<String, String> byRunId = new HashMap<>();
+    for (String spec : traces) {
+      MatchResult match;
+      try {
+        match = FileSystems.match(spec);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new UsageException("cannot read " + spec + ": " + e.getMessage());
+      }
+      List<MatchResult.Metadata> found;
+      try {
+        found = match.status() == MatchResult.Status.OK ? match.metadata() : List.of();
+      } catch (IOException e) {
+        found = List.of();
+      }
+      if (found.isEmpty()) {
+        throw new UsageException("no such trace: " + spec
+            + " (give perf script output, plain or .gz)");
+      }
+      for (MatchResult.Metadata m : found) {
+        if (m.resourceId().isDirectory()) {
+          throw new UsageException(spec + " is a directory; give trace files");
+        }
+        String file = m.resourceId().toString();
+        String runId = ParseTraces.runIdOf(file);
+        String previous = byRunId.put(runId, file);
+        if (previous != null && !previous.equals(file)) {
+          throw new UsageException("two traces have the run id '" + runId + "': " + previous
+              + " and " + file + "; rename one");
+        }
+        if (previous == null) {
+          files.add(file);
+        }
+      }
+    }
+    return files;
+  }
+
+  private static void printSummary(String outDir, PrintStream out) {
+    ResourceId file = FileSystems.matchNewResource(outDir, true)
+        .resolve(WriteReports.CONSOLE_SUMMARY_FILE, StandardResolveOptions.RESOLVE_FILE);
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      out.println("Outputs in " + outDir + "/: profile.pb.gz (go tool pprof), histogram.txt,"
+          + " functions.txt, flame.folded, summary.json");
+    } catch (IOException e) {
+      out.println("(no summary written: " + e.getMessage() + ")");
+    }
+  }
+
+  private static long counter(PipelineResult result, String name) {
+    try {
+      MetricQueryResults metrics = result.metrics().queryMetrics(MetricsFilter.builder()
+          .addNameFilter(MetricNameFilter.named("loadprof", name)).build());
+      long sum = 0;
+      for (MetricResult<Long> c : metrics.getCounters()) {
+        Long v = c.getAttempted();
+        sum += v == null ? 0 : v;
+      }
+      return sum;
+    } catch (UnsupportedOperationException e) {
+      return 0;
+    }
+  }
+
+  private static boolean isHelp(String a) {
+    return a.equals("--help") || a.equals("-h") || a.equals("help");
+  }
+
+  /** The help text, with every option's description taken from AnalyzeOptions. */
+  static String usage() {
+    StringBuilder b = new StringBuilder();
+    b.append("loadprof: real-time profiles from perf traces. Each CPU sample of a process is\n")
+        .append("weighted period/load, where load = how many of its threads were on a CPU then.\n\n")
+        .append("Usage:\n")
+        .append("  loadprof analyze [options] TRACE...   analyze perf script traces (plain or .gz)\n")
+        .append("  loadprof --help                       this text\n\n")
+        .append("Record a trace:\n")
+        .append("  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD\n")
+        .append("  perf script -i X.data -F comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso \\\n")
+        .append("      --ns --show-task-events | gzip > X.txt.gz\n\n")
+        .append("Options of analyze:\n");
+    Map<String, String> reverse = new HashMap<>();
+    VALUE_OPTIONS.forEach((cli, beam) -> reverse.put(beam, cli));
+    for (Method m : AnalyzeOptions.class.getDeclaredMethods()) {
+      if (!m.getName().startsWith("get") || m.getName().equals("getTraces")) {
+        continue;
+      }
+      String beamName = Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4);
+      String cli = reverse.getOrDefault(beamName, beamName);
+      Description d = m.getAnnotation(Description.class);
+      org.apache.beam.sdk.options.Default.String ds =
+          m.getAnnotation(org.apache.beam.sdk.options.Default.String.class);
+      org.apache.beam.sdk.options.Default.Long dl =
+          m.getAnnotation(org.apache.beam.sdk.options.Default.Long.class);
+      String def = ds != null ? ds.value() : dl != null ? Long.toString(dl.value()) : null;
+      String arg = cli.equals("window") ? "DURATION" : cli.toUpperCase();
+      b.append(String.format("  --%-8s %-9s %s%s%n", cli, arg,
+          d == null ? "" : d.value(), def == null ? "" : " Default: "
+              + (cli.equals("window") ? def + "ms" : def) + "."));
+    }
+    b.append("\nAny other --name=value is passed to Apache Beam (e.g. --targetParallelism=2).\n")
+        .append("Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n");
+    return b.toString();
+  }
+}
