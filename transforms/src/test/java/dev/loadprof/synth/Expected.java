@@ -41,7 +41,10 @@ public final class Expected {
   public final long droppedIdleToTaskSwitches;
   /** Of trueSwitches, those not printed because of switchSamplingPeriod. */
   public final long switchesLostToSampling;
-  /** Printed switches whose prev is not the previous printed switch's next on that CPU. */
+  /**
+   * Printed switches whose prev is not the previous printed switch's next on that CPU (the
+   * first switch of a CPU is compared with swapper: every CPU is idle when the window opens).
+   */
   public final long chainBreaks;
   public final long wakeupRecords;
   /** PERF_RECORD_COMM/FORK/EXIT lines, including the time-0 lines perf synthesizes. */
@@ -247,7 +250,8 @@ public final class Expected {
     Accumulator(SyntheticTrace trace, List<Interval> intervals) {
       this.trace = trace;
       lastNextTid = new int[trace.cpus()];
-      Arrays.fill(lastNextTid, Integer.MIN_VALUE);
+      // Every CPU is idle when the window opens: a consistent chain starts at swapper (tid 0).
+      Arrays.fill(lastNextTid, 0);
       Map<Integer, List<Interval>> byPid = new TreeMap<>();
       Map<Integer, String> comms = new HashMap<>();
       for (Interval iv : intervals) {
@@ -317,7 +321,7 @@ public final class Expected {
         boolean prevExited, SynthThread next, long period) {
       switchRecords++;
       int prevTid = prev == null ? 0 : prev.tid;
-      if (lastNextTid[cpu] != Integer.MIN_VALUE && lastNextTid[cpu] != prevTid) {
+      if (lastNextTid[cpu] != prevTid) {
         chainBreaks++;
       }
       lastNextTid[cpu] = next == null ? 0 : next.tid;
