@@ -158,10 +158,15 @@ public final class PerfScriptParser implements TraceReader {
     return lineNumber;
   }
 
+  /**
+   * Reads perf script text. The contract asks for decompressed input, but a gzip stream passed by
+   * mistake is decompressed too (detected by its magic bytes), rather than giving one malformed
+   * report per line.
+   */
   @Override
   public void read(InputStream in, String sourceName, TraceEventSink sink) throws IOException {
     // The decoder replaces bad UTF-8 with U+FFFD instead of throwing: bad bytes are bad data.
-    read(new InputStreamReader(in, StandardCharsets.UTF_8), sink);
+    read(new InputStreamReader(TraceFiles.open(in), StandardCharsets.UTF_8), sink);
   }
 
   /** Like {@link #read(InputStream, String, TraceEventSink)}, for text that is already decoded. */
@@ -252,7 +257,8 @@ public final class PerfScriptParser implements TraceReader {
   /** Reports a line over maxLineChars with its first 200 chars. */
   private void tooLong(char[] b, int start) {
     endRecordAfterBadLine(b, start);
-    sink.malformed(lineNumber, "line too long", new String(b, start, Math.min(200, maxLineChars + 1)));
+    String head = new String(b, start, Math.min(200, maxLineChars + 1));
+    sink.malformed(lineNumber, "line too long", head);
   }
 
   /** After a line that is reported as bad: a pending sample is dropped. */
@@ -602,7 +608,7 @@ public final class PerfScriptParser implements TraceReader {
   /** PERF_RECORD_COMM / FORK / EXIT / LOST lines; others are ignored by name. */
   private void taskEvent(char[] b, int s, int e, int p) {
     int nameEnd = p + TASK_PREFIX.length();
-    while (nameEnd < e && (Character.isUpperCase(b[nameEnd]) || isDigit(b[nameEnd]) || b[nameEnd] == '_')) {
+    while (nameEnd < e && isNameChar(b[nameEnd])) {
       nameEnd++;
     }
     String name = intern(b, p, nameEnd);
@@ -817,6 +823,11 @@ public final class PerfScriptParser implements TraceReader {
 
   private static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
+  }
+
+  /** Chars of a PERF_RECORD_* name: "MMAP2", "LOST_SAMPLES". */
+  private static boolean isNameChar(char c) {
+    return (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_';
   }
 
   private static boolean isHex(char c) {

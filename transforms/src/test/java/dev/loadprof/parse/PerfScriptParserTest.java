@@ -67,7 +67,8 @@ class PerfScriptParserTest {
             events("sample 47948620415 cpu=0 1599/1599 'phases' cpu-clock 250000 []",
                 SWITCH_EVENT)),
         Arguments.of("sched_switch with stack", text(SWITCH, KERNEL_FRAME,
-            "\t           ee137 sched_setaffinity@@GLIBC_2.3.4 (/usr/lib/x86_64-linux-gnu/libc.so.6)",
+            "\t           ee137 sched_setaffinity@@GLIBC_2.3.4"
+                + " (/usr/lib/x86_64-linux-gnu/libc.so.6)",
             ""), events(SWITCH_EVENT)),
         Arguments.of("exited thread, header :-1 pid/-1",
             text(":-1  1599/-1    [001]    49.948904093:          1 sched:sched_switch:"
