@@ -69,7 +69,7 @@ public final class PerfScriptParser implements TraceReader {
   static final int DEFAULT_MAX_FRAMES = 1 << 20;
 
   /** Lines longer than this are reported as malformed and skipped, to bound memory. */
-  static final int MAX_LINE_CHARS = 16 << 20;
+  static final int DEFAULT_MAX_LINE_CHARS = 16 << 20;
 
   private static final int READ_CHUNK = 1 << 16;
   private static final int MAX_STRINGS = 1 << 16;
@@ -88,6 +88,7 @@ public final class PerfScriptParser implements TraceReader {
   private static final int IN_ORPHAN = 3; // out-of-place stack lines, already reported
 
   private final int maxFrames;
+  private final int maxLineChars;
   private final RangeInterner<Frame> framesByText;
   /** Second level, so that "f+0x10 (x)" and "f+0x20 (x)" give the same instance. */
   private final HashMap<Frame, Frame> canonicalFrames = new HashMap<>();
@@ -126,12 +127,16 @@ public final class PerfScriptParser implements TraceReader {
   private int numEnd;
 
   public PerfScriptParser() {
-    this(DEFAULT_MAX_FRAMES);
+    this(DEFAULT_MAX_FRAMES, DEFAULT_MAX_LINE_CHARS);
   }
 
-  /** For tests: a parser whose frame caches are cleared beyond {@code maxFrames} entries. */
-  PerfScriptParser(int maxFrames) {
+  /**
+   * For tests: a parser whose frame caches are cleared beyond {@code maxFrames} entries and that
+   * skips lines longer than {@code maxLineChars}.
+   */
+  PerfScriptParser(int maxFrames, int maxLineChars) {
     this.maxFrames = maxFrames;
+    this.maxLineChars = maxLineChars;
     this.framesByText = new RangeInterner<>(maxFrames);
   }
 
@@ -153,10 +158,15 @@ public final class PerfScriptParser implements TraceReader {
     return lineNumber;
   }
 
+  /**
+   * Reads perf script text. The contract asks for decompressed input, but a gzip stream passed by
+   * mistake is decompressed too (detected by its magic bytes), rather than giving one malformed
+   * report per line.
+   */
   @Override
   public void read(InputStream in, String sourceName, TraceEventSink sink) throws IOException {
     // The decoder replaces bad UTF-8 with U+FFFD instead of throwing: bad bytes are bad data.
-    read(new InputStreamReader(in, StandardCharsets.UTF_8), sink);
+    read(new InputStreamReader(TraceFiles.open(in), StandardCharsets.UTF_8), sink);
   }
 
   /** Like {@link #read(InputStream, String, TraceEventSink)}, for text that is already decoded. */
@@ -195,7 +205,10 @@ public final class PerfScriptParser implements TraceReader {
       }
       if (nl >= 0) {
         if (skippingLongLine) {
-          skippingLongLine = false;
+          skippingLongLine = false; // its start was reported already
+        } else if (nl - start > maxLineChars) {
+          lineNumber++;
+          tooLong(b, start);
         } else {
           int end = nl > start && b[nl - 1] == '\r' ? nl - 1 : nl;
           lineNumber++;
@@ -211,11 +224,9 @@ public final class PerfScriptParser implements TraceReader {
         limit -= start;
         start = 0;
       }
-      if (limit - start >= MAX_LINE_CHARS && !skippingLongLine) {
+      if (limit - start > maxLineChars && !skippingLongLine) {
         lineNumber++;
-        endRecordAfterBadLine(b, start);
-        sink.malformed(
-            lineNumber, "line too long", new String(b, start, Math.min(200, limit - start)));
+        tooLong(b, start);
         skippingLongLine = true;
       }
       if (skippingLongLine) {
@@ -241,6 +252,13 @@ public final class PerfScriptParser implements TraceReader {
       line(buf, start, end, false);
     }
     finishRecord();
+  }
+
+  /** Reports a line over maxLineChars with its first 200 chars. */
+  private void tooLong(char[] b, int start) {
+    endRecordAfterBadLine(b, start);
+    String head = new String(b, start, Math.min(200, maxLineChars + 1));
+    sink.malformed(lineNumber, "line too long", head);
   }
 
   /** After a line that is reported as bad: a pending sample is dropped. */
@@ -590,7 +608,7 @@ public final class PerfScriptParser implements TraceReader {
   /** PERF_RECORD_COMM / FORK / EXIT / LOST lines; others are ignored by name. */
   private void taskEvent(char[] b, int s, int e, int p) {
     int nameEnd = p + TASK_PREFIX.length();
-    while (nameEnd < e && (Character.isUpperCase(b[nameEnd]) || isDigit(b[nameEnd]) || b[nameEnd] == '_')) {
+    while (nameEnd < e && isNameChar(b[nameEnd])) {
       nameEnd++;
     }
     String name = intern(b, p, nameEnd);
@@ -805,6 +823,11 @@ public final class PerfScriptParser implements TraceReader {
 
   private static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
+  }
+
+  /** Chars of a PERF_RECORD_* name: "MMAP2", "LOST_SAMPLES". */
+  private static boolean isNameChar(char c) {
+    return (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_';
   }
 
   private static boolean isHex(char c) {

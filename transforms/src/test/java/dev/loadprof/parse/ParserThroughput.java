@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * parser is measured) N times and prints lines/s and MB/s. Run from the transforms module:
  *
  * <pre>
- * mvn -o -q -pl transforms test-compile exec:java ... or simply
+ * mvn -o -q -pl transforms test-compile
+ * cd transforms
  * java -cp target/classes:target/test-classes dev.loadprof.parse.ParserThroughput [file] [N]
  * </pre>
  */

@@ -162,6 +162,16 @@ class PerfScriptFixtureTest {
   }
 
   @Test
+  void readAcceptsGzipPassedByMistake() throws IOException {
+    RecordingSink sink = new RecordingSink(false);
+    try (InputStream in = Files.newInputStream(fixture("mixed"))) {
+      new PerfScriptParser().read(in, "mixed.txt.gz", sink);
+    }
+    assertEquals(0, sink.malformed);
+    assertEquals(count(fixture("mixed")).samples, sink.samples);
+  }
+
+  @Test
   void gzipIsDetectedByContentNotName() throws IOException {
     byte[] gz = Files.readAllBytes(EXAMPLE);
     byte[] text;

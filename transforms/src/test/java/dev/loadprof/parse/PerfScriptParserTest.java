@@ -67,7 +67,8 @@ class PerfScriptParserTest {
             events("sample 47948620415 cpu=0 1599/1599 'phases' cpu-clock 250000 []",
                 SWITCH_EVENT)),
         Arguments.of("sched_switch with stack", text(SWITCH, KERNEL_FRAME,
-            "\t           ee137 sched_setaffinity@@GLIBC_2.3.4 (/usr/lib/x86_64-linux-gnu/libc.so.6)",
+            "\t           ee137 sched_setaffinity@@GLIBC_2.3.4"
+                + " (/usr/lib/x86_64-linux-gnu/libc.so.6)",
             ""), events(SWITCH_EVENT)),
         Arguments.of("exited thread, header :-1 pid/-1",
             text(":-1  1599/-1    [001]    49.948904093:          1 sched:sched_switch:"
@@ -293,7 +294,7 @@ class PerfScriptParserTest {
 
   @Test
   void boundedFrameCacheStillGivesRightFrames() {
-    PerfScriptParser parser = new PerfScriptParser(2);
+    PerfScriptParser parser = new PerfScriptParser(2, PerfScriptParser.DEFAULT_MAX_LINE_CHARS);
     StringBuilder in = new StringBuilder();
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
@@ -339,6 +340,28 @@ class PerfScriptParserTest {
     sink = new RecordingSink();
     new PerfScriptParser().read(new StringReader(all), sink);
     assertEquals(expected, sink.events);
+  }
+
+  @Test
+  void overlongLinesAreReportedAndSkipped() throws IOException {
+    String huge = "\t  1 " + "x".repeat(5000) + " (/x)";
+    String in = text(SWITCH, "", SAMPLE_HEADER, FRAME_SERIAL, huge, FRAME_MAIN, "",
+        "y".repeat(3000), KERNEL_FRAME, "", SWITCH);
+    List<String> expected = List.of(SWITCH_EVENT, "malformed 5: line too long",
+        "malformed 8: line too long", SWITCH_EVENT);
+    for (int chunk : new int[] {7, 1000, 1 << 20}) {
+      RecordingSink sink = new RecordingSink();
+      new PerfScriptParser(100, 1000).read(new ChunkedReader(in, chunk), sink);
+      assertEquals(expected, sink.events, "chunk " + chunk);
+      assertEquals(huge.substring(0, 200), sink.malformedLines.get(0), "the start is kept");
+    }
+  }
+
+  @Test
+  void lostWithoutCountMeansAtLeastOne() {
+    assertEquals(List.of("lost 5000000000 1", "lost 5000000001 7"), parse(text(
+        "perf  0/0  [001]     5.000000000: PERF_RECORD_LOST",
+        "perf  0/0  [001]     5.000000001: PERF_RECORD_LOST_SAMPLES lost 7")).events);
   }
 
   @Test
