@@ -52,6 +52,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         ParDo.of(new ParseFn(windowNs, samplingEvent))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
+    out.get(RUNS).setCoder(RunInfoCoder.of());
     return out;
   }
 
@@ -81,15 +82,17 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     public void process(@Element String path, MultiOutputReceiver out) throws IOException {
       MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
       String runId = runIdOf(path);
+      PerfScriptParser parser = new PerfScriptParser();
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
       try (ProgressStream counted = new ProgressStream(
               Channels.newInputStream(FileSystems.open(file.resourceId())), path,
               file.sizeBytes());
           InputStream text = TraceFiles.open(counted)) {
-        new PerfScriptParser().read(text, path, builder);
+        parser.read(text, path, builder);
       }
       RunInfo info = builder.finish();
+      info.host = parser.hostName();
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }

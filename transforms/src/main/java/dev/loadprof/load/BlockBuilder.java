@@ -39,6 +39,7 @@ public final class BlockBuilder implements TraceEventSink {
   private final Map<Integer, Integer> pidOfTid = new HashMap<>();
   /** Plain layout only: processes are named groups of threads; comm -> representative pid. */
   private final Map<String, Integer> pidOfComm = new HashMap<>();
+  private final Map<Integer, String> commOfTid = new HashMap<>();
   private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
 
   private boolean sawRecord;
@@ -112,9 +113,6 @@ public final class BlockBuilder implements TraceEventSink {
     detectLayout(prevPid);
     int resolvedPrev = learnThread(prevPid, prevTid, prevComm);
     int resolvedNext = pidOf(nextTid, nextComm);
-    if (resolvedPrev == UNKNOWN_ID || resolvedNext == UNKNOWN_ID) {
-      health.increment(TraceHealth.UNKNOWN_PID_SWITCHES);
-    }
     OpenBlock b = blockFor(cpu, timeNs);
     if (b != null) {
       b.addSwitch(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
@@ -181,6 +179,7 @@ public final class BlockBuilder implements TraceEventSink {
   public RunInfo finish() {
     freezeSampleInterval();
     long runEnd = sawRecord ? lastNs : 0;
+    info.cpuCount = openByCpu.size();
     for (OpenBlock b : openByCpu.values()) {
       emitTail(b, runEnd);
     }
@@ -190,9 +189,6 @@ public final class BlockBuilder implements TraceEventSink {
     info.sampleIntervalNs = sampleIntervalNs;
     info.layout = plainLayout ? "plain" : "fields";
     info.pidSource = plainLayout ? "comm" : "trace";
-    for (Map.Entry<String, Integer> e : pidOfComm.entrySet()) {
-      info.processNames.putIfAbsent(e.getValue(), e.getKey());
-    }
     addWarnings();
     return info;
   }
@@ -212,7 +208,7 @@ public final class BlockBuilder implements TraceEventSink {
           + " comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns --show-task-events");
     }
     long unknown = health.get(TraceHealth.UNKNOWN_PID_SWITCHES);
-    if (unknown * 100 > health.get(TraceHealth.SWITCH_RECORDS)) {
+    if (unknown >= 10 && unknown * 100 > health.get(TraceHealth.SWITCH_RECORDS)) {
       info.warnings.add(sourceName + ": " + unknown + " switch records name a thread whose"
           + " process is unknown, so loads are undercounted. Run perf script with"
           + " --show-task-events (and -F comm,pid,tid,...) so that every thread's process is known.");
@@ -282,17 +278,28 @@ public final class BlockBuilder implements TraceEventSink {
     if (tid == 0) {
       return 0;
     }
-    Integer pid = pidOfTid.get(tid);
-    if (pid != null) {
-      return pid;
-    }
     if (plainLayout && comm != null) {
-      // Without pids, a process is the group of threads that share a name.
-      int p = pidOfComm.computeIfAbsent(comm, c -> tid);
-      pidOfTid.put(tid, p);
-      return p;
+      return pidOfNamedThread(tid, comm);
     }
-    return UNKNOWN_ID;
+    Integer pid = pidOfTid.get(tid);
+    return pid != null ? pid : UNKNOWN_ID;
+  }
+
+  /**
+   * Without pids, a process is the group of threads that share a name. A thread that changes
+   * name (exec, prctl) moves to the group of its new name; the first thread of a group names it.
+   */
+  private int pidOfNamedThread(int tid, String comm) {
+    if (comm.equals(commOfTid.get(tid))) {
+      return pidOfTid.get(tid);
+    }
+    commOfTid.put(tid, comm);
+    int group = pidOfComm.computeIfAbsent(comm, c -> tid);
+    pidOfTid.put(tid, group);
+    if (group == tid) {
+      info.processNames.put(group, comm);
+    }
+    return group;
   }
 
   // ---------------------------------------------------------------- blocks
@@ -301,8 +308,8 @@ public final class BlockBuilder implements TraceEventSink {
     if (!sawRecord) {
       sawRecord = true;
       firstNs = timeNs;
-    }
-    if (timeNs < lastNs - windowNs) {
+      lastNs = timeNs;
+    } else if (timeNs < lastNs - windowNs) {
       // perf script sorts records by time; one far behind cannot be placed in a closed window.
       health.increment(TraceHealth.OUT_OF_ORDER_RECORDS);
       return null;
@@ -519,12 +526,34 @@ public final class BlockBuilder implements TraceEventSink {
       b.switchPrevPid = Arrays.copyOf(prevPid, switches);
       b.switchNextTid = Arrays.copyOf(nextTid, switches);
       b.switchNextPid = Arrays.copyOf(nextPid, switches);
+      resolveLateThreads(b);
       b.wakeupCount = wakeups;
       b.wakeupTime = Arrays.copyOf(wakeTime, wakeups);
       b.wakeupTid = Arrays.copyOf(wakeTid, wakeups);
       b.frames = frames.toArray(new Frame[0]);
       b.stacks = stacks.toArray(new int[0][]);
       return b;
+    }
+  }
+
+  /**
+   * A thread can be switched in before the record that names its process (perf-exec, say, runs
+   * before its PERF_RECORD_COMM). By the end of the window its process is usually known.
+   */
+  private void resolveLateThreads(EventBlock b) {
+    for (int i = 0; i < b.switchCount; i++) {
+      if (b.switchPrevPid[i] == UNKNOWN_ID) {
+        b.switchPrevPid[i] = pidOfTid.getOrDefault(b.switchPrevTid[i], UNKNOWN_ID);
+      }
+      if (b.switchNextPid[i] == UNKNOWN_ID) {
+        b.switchNextPid[i] = pidOfTid.getOrDefault(b.switchNextTid[i], UNKNOWN_ID);
+      }
+      if (b.switchPrevPid[i] == UNKNOWN_ID || b.switchNextPid[i] == UNKNOWN_ID) {
+        health.increment(TraceHealth.UNKNOWN_PID_SWITCHES);
+      }
+    }
+    if (b.carryIn.kind == CpuState.Kind.RUNNING && b.carryIn.pid == UNKNOWN_ID) {
+      b.carryIn.pid = pidOfTid.getOrDefault(b.carryIn.tid, UNKNOWN_ID);
     }
   }
 

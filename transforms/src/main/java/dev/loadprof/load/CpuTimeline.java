@@ -102,36 +102,45 @@ public final class CpuTimeline {
     return t.state;
   }
 
-  /** Returns false when the sample contradicts what this CPU is known to run. */
+  /**
+   * Returns false when the sample contradicts the switch chain: the chain says another thread
+   * (or idle) runs. The sample wins: the kernel took it in the thread that was running, so a
+   * switch is missing, and the timeline is repaired as for any other chain break.
+   */
   public boolean sample(long t, int tid, int pid) {
+    if (state.kind == CpuState.Kind.RUNNING) {
+      if (state.tid == tid) {
+        state.lastEvidenceNs = t;
+        return true;
+      }
+      // The old thread stopped after its last sample and at most half an interval before this one.
+      long oldEnd = Math.max(state.sinceNs,
+          Math.min(state.lastEvidenceNs + halfIntervalNs, t - halfIntervalNs));
+      emit(state.sinceNs, oldEnd, state.tid, state.pid);
+      contradicted++;
+      chainBreaks++;
+      if (tid == 0) {
+        goIdle(oldEnd);
+      } else {
+        run(tid, pid, Math.max(oldEnd, t - halfIntervalNs), t);
+      }
+      return false;
+    }
     if (tid == 0) {
       // The idle task itself was sampled (only some CPUs sample idle).
-      if (state.kind == CpuState.Kind.RUNNING) {
-        contradicted++;
-        return false;
-      }
       if (state.kind == CpuState.Kind.UNKNOWN) {
         goIdle(Math.max(runStartNs, t - halfIntervalNs));
       }
       return true;
     }
-    switch (state.kind) {
-      case RUNNING:
-        if (state.tid == tid) {
-          state.lastEvidenceNs = t;
-          return true;
-        }
-        contradicted++;
-        return false;
-      case IDLE:
-        chainBreaks++;
-        run(tid, pid, repairedStart(tid, t, state.sinceNs), t);
-        return true;
-      default: // UNKNOWN: the thread that was running when the trace (or this CPU) started
-        edgesInferred++;
-        run(tid, pid, startedBefore(tid, t, runStartNs), t);
-        return true;
+    if (state.kind == CpuState.Kind.IDLE) {
+      chainBreaks++;
+      run(tid, pid, repairedStart(tid, t, state.sinceNs), t);
+    } else { // UNKNOWN: the thread that was running when the trace (or this CPU) started
+      edgesInferred++;
+      run(tid, pid, startedBefore(tid, t, runStartNs), t);
     }
+    return true;
   }
 
   public void schedSwitch(long t, int prevTid, int prevPid, int nextTid, int nextPid) {

@@ -48,4 +48,22 @@ public final class RunInfo implements Serializable {
   public Map<Integer, String> processNames() {
     return processNames;
   }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RunInfo r && runId.equals(r.runId) && source.equals(r.source)
+        && host.equals(r.host) && samplingEvent.equals(r.samplingEvent)
+        && periodIsNanoseconds == r.periodIsNanoseconds
+        && sampleIntervalNs == r.sampleIntervalNs && layout.equals(r.layout)
+        && pidSource.equals(r.pidSource) && cpuCount == r.cpuCount && startNs == r.startNs
+        && endNs == r.endNs && processNames.equals(r.processNames)
+        && health.counters().equals(r.health.counters())
+        && health.malformedExamples().equals(r.health.malformedExamples())
+        && warnings.equals(r.warnings);
+  }
+
+  @Override
+  public int hashCode() {
+    return runId.hashCode() * 31 + Long.hashCode(startNs);
+  }
 }

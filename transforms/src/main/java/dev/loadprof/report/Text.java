@@ -26,7 +26,7 @@ final class Text {
   /** " 1 [46.00%]: *****": load right-aligned to width, a bar of 50 stars for 100%. */
   static String barLine(int load, int width, double fraction) {
     int stars = (int) Math.round(Math.max(0, Math.min(1, fraction)) * BAR_WIDTH);
-    return f("%" + width + "d [%.2f%%]: %s", load, 100 * fraction, "*".repeat(stars));
+    return f(" %" + width + "d [%.2f%%]: %s", load, 100 * fraction, "*".repeat(stars));
   }
 
   /** Highest k >= 1 with CPU time at load k; 0 when there is none. */
