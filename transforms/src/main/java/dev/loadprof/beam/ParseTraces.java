@@ -93,6 +93,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
       RunInfo info = builder.finish();
       info.host = parser.hostName();
+      info.health.add(TraceHealth.LINES, parser.lineCount());
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }

@@ -401,7 +401,7 @@ public final class PerfScriptParser implements TraceReader {
       schedSwitch(b, s, e, period, payload, payloadEnd);
     } else if (event.equals(WAKEUP) || event.equals(WAKEUP_NEW)) {
       schedWakeup(b, s, e, payload, payloadEnd);
-    } else if (payload == payloadEnd) {
+    } else if (payload == payloadEnd || startsWithAddress(b, payload, payloadEnd)) {
       sampleTime = hTime;
       sampleCpu = hCpu;
       samplePid = hPid;
@@ -411,10 +411,23 @@ public final class PerfScriptParser implements TraceReader {
       samplePeriod = period;
       frameCount = 0;
       state = IN_SAMPLE;
+      if (payload < payloadEnd) {
+        // Recorded without -g, perf prints the sample's one frame on the header line.
+        stackLine(b, payload, payloadEnd);
+      }
     } else {
       sink.ignored(event);
       state = SKIP_STACK;
     }
+  }
+
+  /** "ffffffff8100 sym (dso)": an inline frame, not a tracepoint's "key=value" payload. */
+  private static boolean startsWithAddress(char[] b, int s, int e) {
+    int i = s;
+    while (i < e && isHex(b[i])) {
+      i++;
+    }
+    return i > s && (i == e || b[i] == ' ');
   }
 
   private void bad(char[] b, int s, int e, String reason) {

@@ -157,6 +157,14 @@ class PerfScriptParserTest {
             events("sample 2000000001 cpu=3 10/11 'app' cycles:u 100003 []",
                 "sample 2000000002 cpu=3 10/11 'app' cpu/event=0x3c,umask=0x0/ 2000 []",
                 "sample 2000000003 cpu=3 10/11 'app' instructions 50000 []")),
+        Arguments.of("recorded without -g: the one frame is on the header line",
+            text("app  10/11  [003]     2.000000001:     250000          cpu-clock: "
+                    + "     55d0c1a012f0 serial_phase (/opt/app)",
+                "app  10/11  [003]     2.000000002:     250000          cpu-clock: "
+                    + " ffffffff813a4413 finish_task_switch.isra.0 ([kernel.kallsyms])"),
+            events("sample 2000000001 cpu=3 10/11 'app' cpu-clock 250000 [serial_phase (/opt/app)]",
+                "sample 2000000002 cpu=3 10/11 'app' cpu-clock 250000"
+                    + " [finish_task_switch.isra.0 ([kernel.kallsyms])]")),
         Arguments.of("unknown tracepoint is ignored with its stack",
             text("perf  1598/1598  [000]    47.942788675:          1 sched:sched_migrate_task:"
                     + " comm=perf pid=1598 prio=120 orig_cpu=0 dest_cpu=1",
