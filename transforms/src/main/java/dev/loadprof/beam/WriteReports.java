@@ -2,6 +2,7 @@ package dev.loadprof.beam;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
@@ -126,6 +127,10 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     for (KV<String, ProcessAccumulator> kv : accumulators) {
       ProcessAccumulator acc = kv.getValue();
       RunInfo run = byId.get(acc.runId);
+      if (run != null && acc.pid == TraceEventSink.UNKNOWN_ID) {
+        acc.health.forEach(run.health::add);
+        continue;
+      }
       if (acc.pid == 0 || acc.samples == 0 || run == null || isUnusable(run)) {
         continue; // idle, never sampled, or from a run that cannot be analyzed
       }

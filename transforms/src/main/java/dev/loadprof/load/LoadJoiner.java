@@ -113,8 +113,13 @@ public final class LoadJoiner {
   private static void addSample(EventBlock b, int i, int cpuIndex, int[] pidOnCpu,
       Map<Integer, PidCount> counts, Map<Integer, ProcessAccumulator> byPid, String runId) {
     int pid = b.samplePid[i];
-    if (pid == 0 || pid == TraceEventSink.UNKNOWN_ID) {
-      return; // idle, or a thread of no known process: counted in the run's health
+    if (pid == 0) {
+      return; // the idle task: evidence for the timeline, counted as idle_samples when parsed
+    }
+    if (pid == TraceEventSink.UNKNOWN_ID) {
+      // No process to credit; counted so that the run's records still add up.
+      accumulator(byPid, runId, pid).addHealth(TraceHealth.SAMPLES_UNKNOWN_PROCESS, 1);
+      return;
     }
     PidCount pc = counts.get(pid);
     int running = pc == null ? 0 : pc.running;

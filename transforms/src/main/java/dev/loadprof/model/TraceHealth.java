@@ -29,6 +29,7 @@ public final class TraceHealth implements Serializable {
   public static final String IDLE_SAMPLES = "idle_samples";
   public static final String SAMPLES_OTHER_EVENT = "samples_other_event";
   public static final String EXITED_THREAD_SWITCHES = "exited_thread_switches";
+  public static final String SAMPLES_UNKNOWN_PROCESS = "samples_unknown_process";
   public static final String OUT_OF_ORDER_RECORDS = "out_of_order_records";
   public static final String UNKNOWN_PID_SWITCHES = "switches_with_unknown_pid";
 
