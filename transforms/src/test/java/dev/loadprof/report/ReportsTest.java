@@ -39,10 +39,11 @@ class ReportsTest {
     }
     assertEquals(2 * 64, bars.size()); // CPU and real, loads 1..64
     // Real time: 2 s at load 1, 1 s at load 64 => 66.67% and 33.33%.
-    assertThat(bars, hasItem(" 1 [66.67%]: " + "*".repeat(33)));
-    assertThat(bars, hasItem("64 [33.33%]: " + "*".repeat(17)));
-    assertThat(bars, hasItem(" 1 [3.03%]: " + "*".repeat(2)));
-    assertThat(bars, hasItem("64 [96.97%]: " + "*".repeat(48)));
+    // Bars are indented by one space (" 1 [46.00%]: ****"), loads right-aligned to width 2.
+    assertThat(bars, hasItem("  1 [66.67%]: " + "*".repeat(33)));
+    assertThat(bars, hasItem(" 64 [33.33%]: " + "*".repeat(17)));
+    assertThat(bars, hasItem("  1 [3.03%]: " + "*".repeat(2)));
+    assertThat(bars, hasItem(" 64 [96.97%]: " + "*".repeat(48)));
   }
 
   @Test
