@@ -32,11 +32,11 @@ public final class GroupsReport {
       sb.append('\n')
           .append(
               Text.f(
-                  "group %s: %d processes in %d runs, %d samples, CPU %s s, real %s s,"
+                  "group %s: %s in %s, %d samples, CPU %s s, real %s s,"
                       + " avg load %.2f, serial fraction %s (Amdahl limit %s)",
                   g.name(),
-                  g.members().size(),
-                  g.runCount(),
+                  count(g.members().size(), "process", "processes"),
+                  count(g.runCount(), "run", "runs"),
                   t.samples,
                   Text.seconds(t.cpuNs),
                   Text.seconds(t.wallNs()),
@@ -67,6 +67,10 @@ public final class GroupsReport {
       }
     }
     return sb.toString();
+  }
+
+  private static String count(long n, String one, String many) {
+    return n + " " + (n == 1 ? one : many);
   }
 
   private static String describe(GroupBy g) {
