@@ -47,4 +47,12 @@ public interface AnalyzeOptions extends PipelineOptions {
   String getEvent();
 
   void setEvent(String value);
+
+  @Description("Group the many-runs reports (groups.txt, summary.json groups) by host, comm,"
+      + " run, or run:REGEX (the first capture group of REGEX in the run id); none gives one"
+      + " group per process name across runs.")
+  @Default.String("none")
+  String getGroupBy();
+
+  void setGroupBy(String value);
 }

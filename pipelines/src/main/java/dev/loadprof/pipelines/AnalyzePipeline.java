@@ -46,7 +46,8 @@ public final class AnalyzePipeline {
         .apply("Join samples with load", new JoinSamplesWithLoad())
         .apply("Aggregate profiles", new AggregateProfiles())
         .apply("Write reports", new WriteReports(runs, options.getOut(),
-            new WriteReports.Filters(options.getPid(), options.getComm(), options.getLoad())));
+            new WriteReports.Filters(options.getPid(), options.getComm(), options.getLoad(),
+                options.getGroupBy())));
   }
 
   /** Builds and runs the pipeline, waiting for it to finish. */

@@ -3,6 +3,7 @@ package dev.loadprof.pipelines;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.profile.LoadRange;
+import dev.loadprof.report.GroupBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -47,6 +48,7 @@ public final class LoadprofCli {
     VALUE_OPTIONS.put("comm", "comm");
     VALUE_OPTIONS.put("load", "load");
     VALUE_OPTIONS.put("event", "event");
+    VALUE_OPTIONS.put("group-by", "groupBy");
   }
 
   /** Thrown for bad usage or bad input; its message is shown as is. */
@@ -193,6 +195,11 @@ public final class LoadprofCli {
             + e.getDescription() + " in '" + o.getComm() + "'");
       }
     }
+    try {
+      GroupBy.parse(o.getGroupBy());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage() + "; run loadprof --help");
+    }
     if (o.getWindowMs() < 1) {
       throw new UsageException("--window must be at least 1ms");
     }
@@ -296,7 +303,8 @@ public final class LoadprofCli {
       org.apache.beam.sdk.options.Default.Long dl =
           m.getAnnotation(org.apache.beam.sdk.options.Default.Long.class);
       String def = ds != null ? ds.value() : dl != null ? Long.toString(dl.value()) : null;
-      String arg = cli.equals("window") ? "DURATION" : cli.toUpperCase();
+      String arg = cli.equals("window") ? "DURATION"
+          : cli.equals("group-by") ? "SPEC" : cli.toUpperCase();
       b.append(String.format("  --%-8s %-9s %s%s%n", cli, arg,
           d == null ? "" : d.value(), def == null ? "" : " Default: "
               + (cli.equals("window") ? def + "ms" : def) + "."));

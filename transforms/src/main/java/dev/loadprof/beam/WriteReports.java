@@ -8,6 +8,7 @@ import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.ConsoleSummary;
+import dev.loadprof.report.GroupBy;
 import dev.loadprof.report.Reports;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -50,9 +51,18 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   private final String outputDir;
   private final Filters filters;
 
-  /** Which processes and loads go into the outputs. */
-  public record Filters(Integer pid, String commRegex, String loadRange)
+  /**
+   * Which processes and loads go into the outputs, and how the many-runs reports group them.
+   *
+   * @param groupBy a GroupBy spec (none, host, comm, run, run:REGEX); null = none
+   */
+  public record Filters(Integer pid, String commRegex, String loadRange, String groupBy)
       implements java.io.Serializable {
+    /** Without grouping: the form used before --group-by existed. */
+    public Filters(Integer pid, String commRegex, String loadRange) {
+      this(pid, commRegex, loadRange, null);
+    }
+
     public static Filters none() {
       return new Filters(null, null, null);
     }
@@ -146,7 +156,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     }
     LoadRange range = filters.loadRange() == null ? LoadRange.ALL
         : LoadRange.parse(filters.loadRange());
-    return new Analysis(runs, processes, stacks, range);
+    return new Analysis(runs, processes, stacks, range, GroupBy.parse(filters.groupBy()));
   }
 
   public static boolean isUnusable(RunInfo run) {

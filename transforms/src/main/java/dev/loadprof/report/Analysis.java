@@ -30,14 +30,26 @@ public final class Analysis {
   private final List<ProcessLoad> processes;
   private final List<StackWeight> stacks;
   private final LoadRange loadFilter;
+  private final GroupBy groupBy;
   private final Map<String, List<StackWeight>> stacksByProcess = new HashMap<>();
   private final ProcessNames names;
 
+  /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
       List<RunInfo> runs,
       List<ProcessLoad> processes,
       List<StackWeight> stacks,
       LoadRange loadFilter) {
+    this(runs, processes, stacks, loadFilter, GroupBy.NONE);
+  }
+
+  /** @param groupBy how groups.txt and summary.json's groups gather processes; null = none */
+  public Analysis(
+      List<RunInfo> runs,
+      List<ProcessLoad> processes,
+      List<StackWeight> stacks,
+      LoadRange loadFilter,
+      GroupBy groupBy) {
     List<RunInfo> r = new ArrayList<>(runs);
     r.sort(Comparator.comparing(run -> run.runId));
     List<ProcessLoad> p = new ArrayList<>(processes);
@@ -48,6 +60,7 @@ public final class Analysis {
     this.processes = List.copyOf(p);
     this.stacks = List.copyOf(s);
     this.loadFilter = loadFilter == null ? LoadRange.ALL : loadFilter;
+    this.groupBy = groupBy == null ? GroupBy.NONE : groupBy;
     for (StackWeight w : this.stacks) {
       stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
     }
@@ -70,6 +83,19 @@ public final class Analysis {
 
   public LoadRange loadFilter() {
     return loadFilter;
+  }
+
+  public GroupBy groupBy() {
+    return groupBy;
+  }
+
+  /**
+   * Whether the many-runs outputs (groups.txt, runs.txt, summary.json's run_table and groups)
+   * are written: with more than one run, or when a grouping was asked for. A single run without
+   * one keeps exactly the outputs it always had.
+   */
+  public boolean hasManyRunsReports() {
+    return runs.size() > 1 || !groupBy.isNone();
   }
 
   /**

@@ -3,10 +3,13 @@ package dev.loadprof.report;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.profile.ProcessLoad;
+import java.util.List;
 
 /** The short summary printed to the terminal at the end of a run. */
 public final class ConsoleSummary {
   public static final int TOP_FUNCTIONS = 10;
+  /** Runs listed in the per-run table; runs.txt has them all. */
+  public static final int MAX_RUNS = 10;
 
   private ConsoleSummary() {}
 
@@ -30,6 +33,9 @@ public final class ConsoleSummary {
             .append('\n');
       }
     }
+    if (a.runs().size() > 1) {
+      runTable(sb, a);
+    }
     for (RunInfo r : a.runs()) {
       long malformed = r.health.get(TraceHealth.MALFORMED_LINES);
       if (malformed != 0 || !r.warnings.isEmpty()) {
@@ -41,5 +47,15 @@ public final class ConsoleSummary {
       }
     }
     return sb.toString();
+  }
+
+  /** The first runs by id, then how many more there are in runs.txt. */
+  private static void runTable(StringBuilder sb, Analysis a) {
+    List<RunRow> rows = RunRow.of(a);
+    sb.append("Runs (headline process; serial = time at load 1 / on-CPU time):\n");
+    RunsReport.table(rows, MAX_RUNS).render(sb, "  ");
+    if (rows.size() > MAX_RUNS) {
+      sb.append(Text.f("  ... %d more (see runs.txt)", rows.size() - MAX_RUNS)).append('\n');
+    }
   }
 }

@@ -52,6 +52,11 @@ public final class SummaryJson {
     for (RunInfo r : a.runs()) {
       runs.add(run(a, r));
     }
+    // Additive keys, present only with the many-runs outputs so a single run's bytes never change.
+    if (a.hasManyRunsReports()) {
+      runTable(root.putArray("run_table"), a);
+      groups(root.putObject("groups"), a);
+    }
     return root;
   }
 
@@ -89,6 +94,17 @@ public final class SummaryJson {
     o.put("samples", p.samples);
     o.put("cpu_ns", p.cpuNs);
     o.put("wall_ns", Math.round(p.wallNs()));
+    histograms(o, p);
+    o.put("avg_load", p.avgLoad());
+    counters(o.putObject("health"), p.health);
+    FunctionTable t = FunctionTable.of(a, p);
+    o.put("best_avg_load", t.bestLoad());
+    topFunctions(o.putArray("top_functions"), t);
+    return o;
+  }
+
+  /** time_at_load_ns, cpu_histogram and realtime_histogram of a process or a group's sum. */
+  private static void histograms(ObjectNode o, ProcessLoad p) {
     ObjectNode time = o.putObject("time_at_load_ns");
     for (int k = 0; k <= Text.maxTimeLoad(p); k++) {
       time.put(Integer.toString(k), p.timeAtLoadNs[k]);
@@ -99,11 +115,9 @@ public final class SummaryJson {
       cpu.put(Integer.toString(k), p.cpuFraction(k));
       real.put(Integer.toString(k), p.realFraction(k));
     }
-    o.put("avg_load", p.avgLoad());
-    counters(o.putObject("health"), p.health);
-    FunctionTable t = FunctionTable.of(a, p);
-    o.put("best_avg_load", t.bestLoad());
-    ArrayNode top = o.putArray("top_functions");
+  }
+
+  private static void topFunctions(ArrayNode top, FunctionTable t) {
     for (FunctionRow r : t.top(TOP_FUNCTIONS)) {
       ObjectNode f = top.addObject();
       f.put("name", r.name());
@@ -116,7 +130,65 @@ public final class SummaryJson {
       f.put("cum_wall_ns", r.cumWallNs());
       f.put("flat_cpu_ns", r.flatCpuNs());
     }
-    return o;
+  }
+
+  /** One row per run: the headline process's times, load and serial fraction. */
+  private static void runTable(ArrayNode into, Analysis a) {
+    for (RunRow r : RunRow.of(a)) {
+      ObjectNode o = into.addObject();
+      o.put("run_id", r.runId());
+      o.put("host", r.host());
+      if (r.headline() == null) {
+        o.putNull("pid");
+        o.putNull("comm");
+      } else {
+        o.put("pid", r.headline().pid);
+        o.put("comm", r.comm());
+      }
+      o.put("wall_ns", r.wallNs());
+      o.put("cpu_ns", r.cpuNs());
+      o.put("avg_load", r.avgLoad());
+      serial(o, r.serialFraction());
+    }
+  }
+
+  private static void groups(ObjectNode into, Analysis a) {
+    into.put("group_by", a.groupBy().toString());
+    ArrayNode list = into.putArray("groups");
+    for (ProcessGroup g : Grouping.of(a)) {
+      ObjectNode o = list.addObject();
+      ProcessLoad t = g.total();
+      o.put("name", g.name());
+      ArrayNode members = o.putArray("members");
+      for (ProcessLoad p : g.members()) {
+        ObjectNode m = members.addObject();
+        m.put("run_id", p.runId);
+        m.put("pid", p.pid);
+      }
+      o.put("samples", t.samples);
+      o.put("cpu_ns", t.cpuNs);
+      o.put("wall_ns", Math.round(t.wallNs()));
+      histograms(o, t);
+      o.put("avg_load", t.avgLoad());
+      serial(o, g.serialFraction());
+      o.put("best_avg_load", g.functions().bestLoad());
+      topFunctions(o.putArray("top_functions"), g.functions());
+    }
+  }
+
+  /** serial_fraction and amdahl_limit; null when undefined (never on a CPU) or unbounded. */
+  private static void serial(ObjectNode o, SerialFraction s) {
+    if (s.defined()) {
+      o.put("serial_fraction", s.fraction());
+    } else {
+      o.putNull("serial_fraction");
+    }
+    double limit = s.amdahlLimit();
+    if (s.defined() && !Double.isInfinite(limit)) {
+      o.put("amdahl_limit", limit);
+    } else {
+      o.putNull("amdahl_limit");
+    }
   }
 
   /** Counters come from TreeMaps, so they are already in key order. */

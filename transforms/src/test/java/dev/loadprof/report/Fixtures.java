@@ -158,6 +158,6 @@ public final class Fixtures {
     Collections.shuffle(runs, random);
     Collections.shuffle(processes, random);
     Collections.shuffle(stacks, random);
-    return new Analysis(runs, processes, stacks, a.loadFilter());
+    return new Analysis(runs, processes, stacks, a.loadFilter(), a.groupBy());
   }
 }

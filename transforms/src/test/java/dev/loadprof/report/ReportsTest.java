@@ -39,10 +39,11 @@ class ReportsTest {
     }
     assertEquals(2 * 64, bars.size()); // CPU and real, loads 1..64
     // Real time: 2 s at load 1, 1 s at load 64 => 66.67% and 33.33%.
-    assertThat(bars, hasItem(" 1 [66.67%]: " + "*".repeat(33)));
-    assertThat(bars, hasItem("64 [33.33%]: " + "*".repeat(17)));
-    assertThat(bars, hasItem(" 1 [3.03%]: " + "*".repeat(2)));
-    assertThat(bars, hasItem("64 [96.97%]: " + "*".repeat(48)));
+    // Bars are indented by one space (" 1 [46.00%]: ****"), loads right-aligned to width 2.
+    assertThat(bars, hasItem("  1 [66.67%]: " + "*".repeat(33)));
+    assertThat(bars, hasItem(" 64 [33.33%]: " + "*".repeat(17)));
+    assertThat(bars, hasItem("  1 [3.03%]: " + "*".repeat(2)));
+    assertThat(bars, hasItem(" 64 [96.97%]: " + "*".repeat(48)));
   }
 
   @Test
@@ -147,8 +148,13 @@ class ReportsTest {
   @Test
   void summaryJsonHasTheDocumentedKeys() throws IOException {
     JsonNode root = json(Fixtures.mixed(LoadRange.ALL));
+    // Two runs: the many-runs keys follow the original ones (single runs have only those).
     assertEquals(
-        List.of("loadprof_version", "load_filter", "headline", "runs"), fieldNames(root));
+        List.of("loadprof_version", "load_filter", "headline", "runs", "run_table", "groups"),
+        fieldNames(root));
+    assertEquals(
+        List.of("loadprof_version", "load_filter", "headline", "runs"),
+        fieldNames(json(Fixtures.classic())));
     assertEquals("0.1.0", root.get("loadprof_version").asText());
     assertEquals("db", root.get("headline").get("comm").asText());
     JsonNode run = root.get("runs").get(0);
