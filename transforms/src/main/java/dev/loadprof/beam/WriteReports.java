@@ -3,6 +3,7 @@ package dev.loadprof.beam;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
@@ -141,16 +142,20 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
         acc.health.forEach(run.health::add);
         continue;
       }
-      if (acc.pid == 0 || acc.samples == 0 || run == null || isUnusable(run)) {
-        continue; // idle, never sampled, or from a run that cannot be analyzed
+      if (acc.pid == 0 || acc.samples == 0 || run == null) {
+        continue; // the idle task (its samples are idle_samples), or never sampled
+      }
+      if (isUnusable(run)) {
+        run.health.add(TraceHealth.SAMPLES_OF_UNUSABLE_RUN, acc.samples);
+        continue;
       }
       String name = run.processName(acc.pid);
-      if (filters.pid() != null && filters.pid() != acc.pid) {
+      if ((filters.pid() != null && filters.pid() != acc.pid)
+          || (comm != null && !comm.matcher(name).find())) {
+        run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
         continue;
       }
-      if (comm != null && !comm.matcher(name).find()) {
-        continue;
-      }
+      run.health.add(TraceHealth.SAMPLES_IN_PROFILES, acc.samples);
       processes.add(acc.toProcessLoad(name));
       stacks.addAll(acc.toStackWeights());
     }

@@ -88,7 +88,7 @@ public final class BlockBuilder implements TraceEventSink {
     }
     detectLayout(pid);
     pid = learnThread(pid, tid, comm);
-    OpenBlock b = blockFor(cpu, timeNs);
+    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
     if (b == null) {
       return;
     }
@@ -113,7 +113,7 @@ public final class BlockBuilder implements TraceEventSink {
     detectLayout(prevPid);
     int resolvedPrev = learnThread(prevPid, prevTid, prevComm);
     int resolvedNext = pidOf(nextTid, nextComm);
-    OpenBlock b = blockFor(cpu, timeNs);
+    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
     if (b != null) {
       b.addSwitch(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
     }
@@ -123,7 +123,7 @@ public final class BlockBuilder implements TraceEventSink {
   public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
     health.increment(TraceHealth.WAKEUP_RECORDS);
     pidOf(tid, comm);
-    OpenBlock b = blockFor(targetCpu, timeNs);
+    OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
     if (b != null) {
       b.addWakeup(timeNs, tid);
     }
@@ -304,14 +304,14 @@ public final class BlockBuilder implements TraceEventSink {
 
   // ---------------------------------------------------------------- blocks
 
-  private OpenBlock blockFor(int cpu, long timeNs) {
+  private OpenBlock blockFor(int cpu, long timeNs, String outOfOrderCounter) {
     if (!sawRecord) {
       sawRecord = true;
       firstNs = timeNs;
       lastNs = timeNs;
     } else if (timeNs < lastNs - windowNs) {
       // perf script sorts records by time; one far behind cannot be placed in a closed window.
-      health.increment(TraceHealth.OUT_OF_ORDER_RECORDS);
+      health.increment(outOfOrderCounter);
       return null;
     }
     firstNs = Math.min(firstNs, timeNs);
@@ -324,7 +324,7 @@ public final class BlockBuilder implements TraceEventSink {
       return b;
     }
     if (window < b.window) {
-      health.increment(TraceHealth.OUT_OF_ORDER_RECORDS);
+      health.increment(outOfOrderCounter);
       return null;
     }
     if (window > b.window) {

@@ -30,7 +30,12 @@ public final class TraceHealth implements Serializable {
   public static final String SAMPLES_OTHER_EVENT = "samples_other_event";
   public static final String EXITED_THREAD_SWITCHES = "exited_thread_switches";
   public static final String SAMPLES_UNKNOWN_PROCESS = "samples_unknown_process";
-  public static final String OUT_OF_ORDER_RECORDS = "out_of_order_records";
+  public static final String OUT_OF_ORDER_SAMPLES = "out_of_order_samples";
+  public static final String OUT_OF_ORDER_SWITCHES = "out_of_order_switches";
+  public static final String OUT_OF_ORDER_WAKEUPS = "out_of_order_wakeups";
+  public static final String SAMPLES_IN_PROFILES = "samples_in_profiles";
+  public static final String SAMPLES_FILTERED_OUT = "samples_filtered_out";
+  public static final String SAMPLES_OF_UNUSABLE_RUN = "samples_of_unusable_run";
   public static final String UNKNOWN_PID_SWITCHES = "switches_with_unknown_pid";
 
   /** At most this many malformed lines are kept verbatim, with their line numbers. */

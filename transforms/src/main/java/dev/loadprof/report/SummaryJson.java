@@ -74,6 +74,12 @@ public final class SummaryJson {
     o.put("start_ns", r.startNs);
     o.put("end_ns", r.endNs);
     counters(o.putObject("health"), r.health.counters());
+    RecordAccounting acct = RecordAccounting.of(r);
+    ObjectNode records = o.putObject("records");
+    records.put("read", acct.read());
+    counters(records.putObject("analyzed"), acct.analyzed());
+    counters(records.putObject("skipped"), acct.skipped());
+    records.put("balanced", acct.balanced());
     ArrayNode examples = o.putArray("malformed_examples");
     r.health.malformedExamples().forEach(examples::add);
     ArrayNode warnings = o.putArray("warnings");
