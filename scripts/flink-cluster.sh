@@ -12,6 +12,7 @@
 # Environment: LOADPROF_FLINK_DIR   state dir for pids, logs, tmp (default <repo>/target/flink-cluster)
 #              LOADPROF_FLINK_CONF  config dir (default <repo>/runner-configs/flink-cluster)
 #              LOADPROF_FLINK_READY_TIMEOUT  seconds to wait for readiness (default 120)
+#              LOADPROF_FLINK_NO_CURL=1  use the bash /dev/tcp HTTP fallback even if curl exists
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -88,6 +89,8 @@ launch() {
   shift 4
   local tmp_dir="$STATE_DIR/tmp/$name"
   mkdir -p "$tmp_dir"
+  # Keep the previous log (e.g. of a killed TaskManager that is being replaced).
+  if [[ -s "$(log_file "$name")" ]]; then mv -f "$(log_file "$name")" "$(log_file "$name").previous"; fi
   # shellcheck disable=SC2086  # JVM_OPTS, jvm_params and dynamic_props are intentionally word-split
   nohup java $JVM_OPTS $jvm_params \
     -Dlog.file="$(log_file "$name")" \
@@ -104,7 +107,7 @@ launch() {
 
 # GET a REST path; prints the body, fails if the server does not answer.
 rest_get() {
-  if command -v curl >/dev/null 2>&1; then
+  if [[ -z "${LOADPROF_FLINK_NO_CURL:-}" ]] && command -v curl >/dev/null 2>&1; then
     curl -fsS --max-time 5 "$REST_URL$1" 2>/dev/null
   else
     # Fallback without curl: plain HTTP/1.0 over bash's /dev/tcp.
