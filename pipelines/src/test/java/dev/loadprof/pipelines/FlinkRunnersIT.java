@@ -1,0 +1,365 @@
+package dev.loadprof.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.TextIO;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Combine;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.KV;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs one small pipeline on the DirectRunner, on embedded Flink ({@code flink-local}) and on a
+ * real local Flink session cluster ({@code flink-cluster}, started with
+ * scripts/flink-cluster.sh), and checks that all outputs are identical; then kills a
+ * TaskManager while a slow job runs and checks that Flink's restart strategy still produces the
+ * same output. {@code -Dloadprof.skipCluster=true} skips the cluster tests.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FlinkRunnersIT {
+
+  private static final int NUMBERS = 1000;
+  private static final int MODULUS = 17;
+  /** Per-element sleep of the fault test: 1000 x 120 ms over 4 slots, about 30 s of work. */
+  private static final long SLOW_MILLIS_PER_ELEMENT =
+      Long.getLong("loadprof.it.slowMillisPerElement", 120);
+
+  private static final Path HOME = RunnerConfig.resolveHome();
+  private static final Path SCRIPT = HOME.resolve("scripts/flink-cluster.sh");
+  /** Own state dir, so the test never adopts or stops a cluster somebody started by hand. */
+  private static final Path CLUSTER_DIR = HOME.resolve("pipelines/target/flink-cluster-it");
+  private static final Path JOB_JAR = HOME.resolve("pipelines/target/loadprof-flink-job.jar");
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path tempDir;
+
+  private static String directOutput;
+  private static boolean clusterStartAttempted;
+  private static final List<String> timings = Collections.synchronizedList(new ArrayList<>());
+
+  // --- the pipeline ---------------------------------------------------------------------------
+
+  /**
+   * Keys each number by {@code n % modulus}. For the fault test it sleeps per element and, on
+   * its first element, creates {@code startedMarker} so the test knows the slow work began.
+   */
+  static class KeyByModulo extends DoFn<Long, KV<Integer, Long>> {
+    private final int modulus;
+    private final long sleepMillis;
+    private final String startedMarker;
+
+    KeyByModulo(int modulus, long sleepMillis, String startedMarker) {
+      this.modulus = modulus;
+      this.sleepMillis = sleepMillis;
+      this.startedMarker = startedMarker;
+    }
+
+    @ProcessElement
+    public void process(@Element Long n, OutputReceiver<KV<Integer, Long>> out)
+        throws InterruptedException, IOException {
+      if (startedMarker != null && !Files.exists(Paths.get(startedMarker))) {
+        try {
+          Files.createFile(Paths.get(startedMarker));
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+          // another worker was first
+        }
+      }
+      if (sleepMillis > 0) {
+        Thread.sleep(sleepMillis);
+      }
+      out.output(KV.of((int) (n % modulus), n));
+    }
+  }
+
+  /** One line per key: count, sum, min and max of its numbers. */
+  static class SummarizeGroup extends DoFn<KV<Integer, Iterable<Long>>, String> {
+    @ProcessElement
+    public void process(@Element KV<Integer, Iterable<Long>> group, OutputReceiver<String> out) {
+      long count = 0;
+      long sum = 0;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (long n : group.getValue()) {
+        count++;
+        sum += n;
+        min = Math.min(min, n);
+        max = Math.max(max, n);
+      }
+      out.output(summaryLine(group.getKey(), count, sum, min, max));
+    }
+  }
+
+  /** Combines all lines into one text, sorted, so the output file is deterministic. */
+  static class SortedText extends Combine.CombineFn<String, List<String>, String> {
+    @Override
+    public List<String> createAccumulator() {
+      return new ArrayList<>();
+    }
+
+    @Override
+    public List<String> addInput(List<String> lines, String line) {
+      List<String> result = new ArrayList<>(lines);
+      result.add(line);
+      return result;
+    }
+
+    @Override
+    public List<String> mergeAccumulators(Iterable<List<String>> accumulators) {
+      List<String> merged = new ArrayList<>();
+      accumulators.forEach(merged::addAll);
+      return merged;
+    }
+
+    @Override
+    public String extractOutput(List<String> lines) {
+      List<String> sorted = new ArrayList<>(lines);
+      Collections.sort(sorted);
+      return String.join("\n", sorted);
+    }
+  }
+
+  static String summaryLine(int key, long count, long sum, long min, long max) {
+    return String.format("key=%02d count=%d sum=%d min=%d max=%d", key, count, sum, min, max);
+  }
+
+  /** Builds and runs the pipeline; returns the content of its single output file. */
+  private static String runPipeline(String label, String[] args) throws IOException {
+    return runPipeline(label, args, 0, null);
+  }
+
+  private static String runPipeline(String label, String[] args, long sleepMillis, Path startedMarker)
+      throws IOException {
+    PipelineOptions options = PipelineOptionsFactory.fromArgs(args).create();
+    Path outputDir = Files.createDirectories(tempDir.resolve(label));
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("Numbers", Create.of(LongStream.rangeClosed(1, NUMBERS).boxed().toList()))
+        .apply("SpreadOverWorkers", Reshuffle.viaRandomKey())
+        .apply("KeyByModulo", ParDo.of(new KeyByModulo(MODULUS, sleepMillis,
+            startedMarker == null ? null : startedMarker.toString())))
+        .apply("GroupByKey", GroupByKey.create())
+        .apply("Summarize", ParDo.of(new SummarizeGroup()))
+        .apply("SortedText", Combine.globally(new SortedText()))
+        .apply("Write", TextIO.write().to(outputDir.resolve("result").toString())
+            .withSuffix(".txt").withoutSharding());
+    long start = System.nanoTime();
+    PipelineResult.State state = pipeline.run().waitUntilFinish();
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    timings.add(label + ": " + millis + " ms");
+    System.out.printf("TIMING %s job: %d ms (%s)%n", label, millis, state);
+    assertEquals(PipelineResult.State.DONE, state, label + " final state");
+    return Files.readString(outputDir.resolve("result.txt"), StandardCharsets.UTF_8);
+  }
+
+  /** The expected output, computed without Beam. */
+  private static String expectedOutput() {
+    List<String> lines = new ArrayList<>();
+    for (int key = 0; key < MODULUS; key++) {
+      final int k = key;
+      List<Long> numbers =
+          LongStream.rangeClosed(1, NUMBERS).filter(n -> n % MODULUS == k).boxed().toList();
+      lines.add(summaryLine(key, numbers.size(), numbers.stream().mapToLong(Long::longValue).sum(),
+          Collections.min(numbers), Collections.max(numbers)));
+    }
+    Collections.sort(lines);
+    return String.join("\n", lines) + "\n";
+  }
+
+  private static synchronized String directOutput() throws IOException {
+    if (directOutput == null) {
+      directOutput = runPipeline("direct", RunnerConfig.load("direct").withUserArgs());
+    }
+    return directOutput;
+  }
+
+  // --- tests ------------------------------------------------------------------------------------
+
+  @Test
+  @Order(1)
+  void directRunnerProducesTheExpectedOutput() throws IOException {
+    assertEquals(expectedOutput(), directOutput());
+  }
+
+  @Test
+  @Order(2)
+  void embeddedFlinkMatchesDirectRunner() throws IOException {
+    String[] args = RunnerConfig.load("flink-local").withUserArgs("--jobName=loadprof-it-flink-local");
+    assertEquals(directOutput(), runPipeline("flink-local", args));
+  }
+
+  @Test
+  @Order(3)
+  void flinkSessionClusterMatchesDirectRunner() throws Exception {
+    startClusterOnce();
+    String[] args = clusterArgs("loadprof-it-cluster");
+    FlinkPipelineOptions options = PipelineOptionsFactory.fromArgs(args).as(FlinkPipelineOptions.class);
+    assertEquals(4, options.getParallelism());
+    assertEquals(directOutput(), runPipeline("flink-cluster", args));
+  }
+
+  @Test
+  @Order(4)
+  void flinkSessionClusterRecoversFromALostTaskManager() throws Exception {
+    startClusterOnce();
+    String expected = directOutput();
+    String jobName = "loadprof-it-cluster-fault";
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      Path started = tempDir.resolve("fault-job-started");
+      Future<String> job = executor.submit(() -> runPipeline(
+          "flink-cluster-fault", clusterArgs(jobName), SLOW_MILLIS_PER_ELEMENT, started));
+
+      // Wait until the slow ParDo processes elements, let it work a bit, then kill a TaskManager.
+      String jobId = waitForSlowWork(jobName, started, job, Duration.ofSeconds(180));
+      Thread.sleep(3_000);
+      assertFalse(job.isDone(), "the slow job finished before the fault could be injected");
+      long killedAt = System.nanoTime();
+      runScript("kill-taskmanager", "1");
+      runScript("start-taskmanager", "1");
+      System.out.printf("TIMING replacement TaskManager registered %d ms after the kill%n",
+          (System.nanoTime() - killedAt) / 1_000_000);
+
+      String output = job.get(5, TimeUnit.MINUTES);
+      System.out.printf("TIMING fault job finished %d ms after the kill%n",
+          (System.nanoTime() - killedAt) / 1_000_000);
+      assertEquals(expected, output, "output after TaskManager loss");
+
+      JsonNode exceptions = restGet("/jobs/" + jobId + "/exceptions");
+      int failures = exceptions.path("exceptionHistory").path("entries").size();
+      System.out.printf("fault job %s recorded %d failure(s) before finishing%n", jobId, failures);
+      assertTrue(failures >= 1, "the job should have failed over at least once: " + exceptions);
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    System.out.println("TIMINGS " + timings);
+    if (clusterStartAttempted) {
+      runScript("stop");
+    }
+  }
+
+  // --- cluster helpers --------------------------------------------------------------------------
+
+  private static String[] clusterArgs(String jobName) throws URISyntaxException {
+    assertTrue(Files.isRegularFile(JOB_JAR), JOB_JAR + " is missing; run mvn package first");
+    // The job jar carries Beam and loadprof; this test's own DoFns live in test-classes
+    // (Beam zips directories it stages).
+    Path testClasses =
+        Paths.get(FlinkRunnersIT.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return RunnerConfig.load("flink-cluster")
+        .withUserArgs("--jobName=" + jobName, "--filesToStage=" + JOB_JAR + "," + testClasses);
+  }
+
+  private static synchronized void startClusterOnce() throws Exception {
+    assumeFalse(Boolean.getBoolean("loadprof.skipCluster"),
+        "Flink session cluster tests skipped (-Dloadprof.skipCluster=true)");
+    if (clusterStartAttempted) {
+      return;
+    }
+    clusterStartAttempted = true;
+    long start = System.nanoTime();
+    runScript("start");
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    timings.add("cluster start: " + millis + " ms");
+    System.out.printf("TIMING cluster start: %d ms%n", millis);
+  }
+
+  /** Runs scripts/flink-cluster.sh with the test's state dir; fails with its output if it fails. */
+  private static void runScript(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(SCRIPT.toString());
+    command.addAll(List.of(args));
+    Path log = Files.createDirectories(CLUSTER_DIR).resolve("script-" + args[0] + ".out");
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .directory(HOME.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    builder.environment().put("LOADPROF_FLINK_DIR", CLUSTER_DIR.toString());
+    Process process = builder.start();
+    if (!process.waitFor(4, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      fail("flink-cluster.sh " + String.join(" ", args) + " timed out; see " + log);
+    }
+    String output = Files.readString(log);
+    System.out.print(output);
+    assertEquals(0, process.exitValue(), "flink-cluster.sh " + String.join(" ", args) + " failed:\n" + output);
+  }
+
+  private static String restBase() {
+    return "http://" + RunnerConfig.load("flink-cluster").options().get("flinkMaster");
+  }
+
+  private static JsonNode restGet(String path) throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(restBase() + path))
+        .timeout(Duration.ofSeconds(10)).GET().build();
+    HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, response.statusCode(), "GET " + path + ": " + response.body());
+    return JSON.readTree(response.body());
+  }
+
+  /** Waits until the named job is RUNNING and its slow ParDo created the marker; returns the job id. */
+  private static String waitForSlowWork(String jobName, Path startedMarker, Future<?> job, Duration timeout)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (job.isDone()) {
+        job.get(); // surfaces a submission failure
+        fail("job " + jobName + " finished before it was seen running");
+      }
+      if (Files.exists(startedMarker)) {
+        for (JsonNode entry : restGet("/jobs/overview").path("jobs")) {
+          if (jobName.equals(entry.path("name").asText()) && "RUNNING".equals(entry.path("state").asText())) {
+            return entry.path("jid").asText();
+          }
+        }
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("job " + jobName + " did not start its slow work within " + timeout
+        + "; jobs: " + restGet("/jobs/overview"));
+  }
+}
