@@ -49,6 +49,7 @@ public final class LoadprofCli {
     VALUE_OPTIONS.put("load", "load");
     VALUE_OPTIONS.put("event", "event");
     VALUE_OPTIONS.put("group-by", "groupBy");
+    VALUE_OPTIONS.put("runner", "runner");
   }
 
   /** Thrown for bad usage or bad input; its message is shown as is. */
@@ -96,7 +97,7 @@ public final class LoadprofCli {
       }
     }
     List<String> traces = new ArrayList<>();
-    List<String> beamArgs = translate(args, traces);
+    List<String> beamArgs = withRunnerConfig(translate(args, traces));
     if (traces.isEmpty()) {
       throw new UsageException("no trace given; usage: loadprof analyze [options] TRACE...");
     }
@@ -108,6 +109,7 @@ public final class LoadprofCli {
       throw new UsageException(e.getMessage() + "; run loadprof --help");
     }
     validate(options);
+    checkFlinkMasterReachable(options);
     FileSystems.setDefaultPipelineOptions(options);
     List<String> files = expand(traces);
     options.setTraces(String.join(",", files));
@@ -156,6 +158,53 @@ public final class LoadprofCli {
       beamArgs.add("--" + beamName + "=" + value);
     }
     return beamArgs;
+  }
+
+  /**
+   * "--runner NAME" picks a config of runner-configs/ (direct, flink = flink-local,
+   * flink-cluster, or a .properties path); its options go first so that the user's own win.
+   * A Beam runner class name (--runner=FlinkRunner) passes through unchanged.
+   */
+  static List<String> withRunnerConfig(List<String> beamArgs) throws UsageException {
+    String configName = "direct";
+    List<String> rest = new ArrayList<>();
+    for (String a : beamArgs) {
+      if (a.startsWith("--runner=") && !a.endsWith("Runner")) {
+        configName = a.substring("--runner=".length());
+      } else {
+        rest.add(a);
+      }
+    }
+    if (configName.equals("flink")) {
+      configName = "flink-local";
+    }
+    try {
+      return List.of(RunnerConfig.load(configName).withUserArgs(rest.toArray(new String[0])));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--runner: " + e.getMessage());
+    }
+  }
+
+  /** A cluster job against a master that is not up fails late and obscurely; say it now. */
+  private static void checkFlinkMasterReachable(AnalyzeOptions options) throws UsageException {
+    String master;
+    try {
+      master = (String) options.getClass().getMethod("getFlinkMaster").invoke(options);
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      return; // not a Flink run
+    }
+    if (master == null || master.startsWith("[")) {
+      return; // [local], [auto]: embedded
+    }
+    int colon = master.lastIndexOf(':');
+    String host = colon > 0 ? master.substring(0, colon) : master;
+    int port = colon > 0 ? Integer.parseInt(master.substring(colon + 1)) : 8081;
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(host, port), 2_000);
+    } catch (IOException e) {
+      throw new UsageException("no Flink cluster answers at " + master
+          + "; start the local one with scripts/flink-cluster.sh start");
+    }
   }
 
   /** "1s", "250ms", "1.5s" or a number of milliseconds. */
@@ -291,10 +340,16 @@ public final class LoadprofCli {
         .append("Options of analyze:\n");
     Map<String, String> reverse = new HashMap<>();
     VALUE_OPTIONS.forEach((cli, beam) -> reverse.put(beam, cli));
-    for (Method m : AnalyzeOptions.class.getDeclaredMethods()) {
-      if (!m.getName().startsWith("get") || m.getName().equals("getTraces")) {
-        continue;
+    List<Method> getters = new ArrayList<>();
+    for (String beamName : VALUE_OPTIONS.values()) {
+      try {
+        getters.add(AnalyzeOptions.class.getMethod(
+            "get" + Character.toUpperCase(beamName.charAt(0)) + beamName.substring(1)));
+      } catch (NoSuchMethodException e) {
+        // runner: documented below, it is Beam's own option
       }
+    }
+    for (Method m : getters) {
       String beamName = Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4);
       String cli = reverse.getOrDefault(beamName, beamName);
       Description d = m.getAnnotation(Description.class);
@@ -309,6 +364,9 @@ public final class LoadprofCli {
           d == null ? "" : d.value(), def == null ? "" : " Default: "
               + (cli.equals("window") ? def + "ms" : def) + "."));
     }
+    b.append(String.format("  --%-8s %-9s %s%n", "runner", "NAME", "Where the job runs: direct"
+        + " (default, in this JVM), flink (embedded Flink), flink-cluster (the local cluster"
+        + " of scripts/flink-cluster.sh), or a .properties file; see runner-configs/."));
     b.append("\nAny other --name=value is passed to Apache Beam (e.g. --targetParallelism=2).\n")
         .append("Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n");
     return b.toString();
