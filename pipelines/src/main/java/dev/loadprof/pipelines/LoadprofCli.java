@@ -342,11 +342,14 @@ public final class LoadprofCli {
     VALUE_OPTIONS.forEach((cli, beam) -> reverse.put(beam, cli));
     List<Method> getters = new ArrayList<>();
     for (String beamName : VALUE_OPTIONS.values()) {
+      if (beamName.equals("runner")) {
+        continue; // Beam's own option; loadprof's meaning of it is documented below
+      }
       try {
         getters.add(AnalyzeOptions.class.getMethod(
             "get" + Character.toUpperCase(beamName.charAt(0)) + beamName.substring(1)));
       } catch (NoSuchMethodException e) {
-        // runner: documented below, it is Beam's own option
+        throw new IllegalStateException("no option " + beamName, e);
       }
     }
     for (Method m : getters) {
