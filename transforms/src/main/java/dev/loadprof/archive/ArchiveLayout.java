@@ -135,5 +135,10 @@ public final class ArchiveLayout {
         java.nio.file.Files.deleteIfExists(p);
       }
     }
+    try {
+      java.nio.file.Files.deleteIfExists(root.getParent()); // .staging, when no other job runs
+    } catch (java.nio.file.DirectoryNotEmptyException e) {
+      // another job is staging files
+    }
   }
 }

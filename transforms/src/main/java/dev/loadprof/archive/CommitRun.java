@@ -126,7 +126,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
         + " files)");
   }
 
-  /** The message for two different traces with one run id; shared with the CLI's check. */
+  /** The message for two different traces with one run id (the CLI says the same up front). */
   static String sameNameMessage(String archive, String runId, String archivedSource,
       String newSource) {
     return archive + " already holds a different trace with the run id '" + runId + "' (from "
