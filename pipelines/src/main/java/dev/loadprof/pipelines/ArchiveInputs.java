@@ -55,9 +55,15 @@ final class ArchiveInputs {
    * codec's checksums) can only be seen when it is read, in the job; the CLI reports it the same
    * way.
    *
+   * <p>Archived runs keep the window and event they were parsed with. When analyze is given
+   * another --event, or explicitly another --window, the archive cannot give what the traces
+   * would, so that is an error too.
+   *
+   * @param windowNs the --window given explicitly, in ns, or null when it was not given
    * @return run id to the manifest it comes from, for every archived run
    */
-  static Map<String, String> check(List<String> archives) throws UsageException {
+  static Map<String, String> check(List<String> archives, String event, Long windowNs)
+      throws UsageException {
     Map<String, String> runs = new LinkedHashMap<>();
     for (String archive : archives) {
       List<MatchResult.Metadata> manifests;
@@ -79,6 +85,7 @@ final class ArchiveInputs {
           } catch (IllegalArgumentException e) {
             throw new ArchiveCorruptException(m.resourceId().toString(), e.getMessage(), e);
           }
+          checkParsedAsRequested(manifest, m.resourceId().toString(), event, windowNs);
           for (BlockFileRecord f : manifest.getBlockFiles()) {
             ResourceId file = ArchiveLayout.resolve(archive, f.getPath());
             ArchiveFiles.checkSize(file, f.getSizeBytes());
@@ -95,6 +102,20 @@ final class ArchiveInputs {
       }
     }
     return runs;
+  }
+
+  private static void checkParsedAsRequested(RunManifestRecord manifest, String file,
+      String event, Long windowNs) throws UsageException {
+    if (event != null && !event.equals(manifest.getSamplingEvent())) {
+      throw new UsageException(file + ": run " + manifest.getRunId() + " was archived with the"
+          + " sampling event " + manifest.getSamplingEvent() + ", not " + event
+          + "; archive it again with --event " + event);
+    }
+    if (windowNs != null && windowNs != manifest.getWindowNs()) {
+      throw new UsageException(file + ": run " + manifest.getRunId() + " was archived with"
+          + " --window " + manifest.getWindowNs() / 1_000_000 + "ms; archive it again with"
+          + " this --window, or leave --window out");
+    }
   }
 
   /** Fails unless the file starts with an Avro header whose schema is EventBlockRecord. */

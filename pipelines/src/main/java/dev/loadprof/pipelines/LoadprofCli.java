@@ -118,7 +118,9 @@ public final class LoadprofCli {
     FileSystems.setDefaultPipelineOptions(options);
     // Archive directories (loadprof archive) may stand among the traces.
     ArchiveInputs.Split split = ArchiveInputs.split(inputs);
-    Map<String, String> archivedRuns = ArchiveInputs.check(split.archives());
+    boolean windowGiven = beamArgs.stream().anyMatch(a -> a.startsWith("--windowMs="));
+    Map<String, String> archivedRuns = ArchiveInputs.check(split.archives(), options.getEvent(),
+        windowGiven ? options.getWindowMs() * 1_000_000L : null);
     List<String> files = split.traces().isEmpty() ? List.of() : expand(split.traces());
     ArchiveInputs.checkNoClash(files, archivedRuns);
     options.setTraces(String.join(",", files));

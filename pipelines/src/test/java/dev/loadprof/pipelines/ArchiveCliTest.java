@@ -125,6 +125,18 @@ class ArchiveCliTest {
   }
 
   @Test
+  void anotherEventOrWindowThanArchivedIsRefused() {
+    Run event = cli("analyze", "--out", tmp.resolve("e-out").toString(), "--event", "cycles",
+        archive.toString());
+    assertEquals(2, event.code());
+    assertTrue(event.err().contains("archived with the sampling event cpu-clock"), event.err());
+    Run window = cli("analyze", "--out", tmp.resolve("w-out").toString(), "--window", "250ms",
+        archive.toString());
+    assertEquals(2, window.code());
+    assertTrue(window.err().contains("archived with --window 1000ms"), window.err());
+  }
+
+  @Test
   void aTruncatedBlockFileIsNamed() throws IOException {
     Path damaged = copy(archive, "truncated");
     Path file = firstBlockFile(damaged);
