@@ -137,6 +137,24 @@ class ArchiveCliTest {
   }
 
   @Test
+  void aFailedArchiveJobLeavesNothingVisible() throws IOException {
+    Path broken = tmp.resolve("broken").resolve("broken.txt.gz");
+    Files.createDirectories(broken.getParent());
+    byte[] gz = Files.readAllBytes(Path.of(mixed));
+    Files.write(broken, java.util.Arrays.copyOf(gz, gz.length / 2)); // gzip cut mid-stream
+    Path target = tmp.resolve("failed");
+    Run run = cli("archive", "--out", target.toString(), phases, broken.toString());
+    assertEquals(1, run.code(), run.err());
+    // Neither run was committed: no manifests, no block files outside the staging area.
+    assertTrue(files(target).keySet().stream()
+        .allMatch(f -> f.equals("loadprof-archive.json") || f.startsWith(".staging")),
+        files(target).toString());
+    Run analyze = cli("analyze", "--out", tmp.resolve("f-out").toString(), target.toString());
+    assertEquals(2, analyze.code());
+    assertTrue(analyze.err().contains("archive without runs"), analyze.err());
+  }
+
+  @Test
   void aTruncatedBlockFileIsNamed() throws IOException {
     Path damaged = copy(archive, "truncated");
     Path file = firstBlockFile(damaged);
