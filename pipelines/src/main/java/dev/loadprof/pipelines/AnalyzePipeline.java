@@ -33,12 +33,19 @@ public final class AnalyzePipeline {
 
   /** Adds the analyze steps to {@code p}, reading the given (already expanded) trace paths. */
   public static void build(Pipeline p, List<String> traces, AnalyzeOptions options) {
+    build(p, traces, List.of(), options);
+  }
+
+  /** The same, with the runs of archive directories (loadprof archive) added to the traces. */
+  public static void build(Pipeline p, List<String> traces, List<String> archives,
+      AnalyzeOptions options) {
     PCollection<String> paths = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         // Spread the files over workers; each file is read by one worker.
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
         new ParseTraces(options.getWindowMs() * 1_000_000L, options.getEvent()));
+    parsed = ArchiveInputs.withArchives(parsed, archives);
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
     PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
     blocks
@@ -52,8 +59,14 @@ public final class AnalyzePipeline {
 
   /** Builds and runs the pipeline, waiting for it to finish. */
   public static PipelineResult run(List<String> traces, AnalyzeOptions options) {
+    return run(traces, List.of(), options);
+  }
+
+  /** Builds and runs the pipeline over traces and archives, waiting for it to finish. */
+  public static PipelineResult run(List<String> traces, List<String> archives,
+      AnalyzeOptions options) {
     Pipeline p = Pipeline.create(options);
-    build(p, traces, options);
+    build(p, traces, archives, options);
     PipelineResult result = p.run();
     result.waitUntilFinish();
     return result;

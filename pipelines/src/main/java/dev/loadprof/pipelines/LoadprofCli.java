@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.profile.LoadRange;
@@ -74,11 +75,19 @@ public final class LoadprofCli {
       if (command.equals("analyze")) {
         return analyze(rest, out, err);
       }
+      if (command.equals("archive")) {
+        return ArchiveCommand.run(rest, out, err);
+      }
       throw new UsageException("unknown command '" + command + "'; run loadprof --help");
     } catch (UsageException e) {
       err.println("loadprof: " + e.getMessage());
       return BAD_INPUT;
     } catch (RuntimeException e) {
+      ArchiveCorruptException badArchive = ArchiveCorruptException.find(e);
+      if (badArchive != null) { // bad input found while reading: still exit 2, one line
+        err.println("loadprof: " + badArchive.getMessage());
+        return BAD_INPUT;
+      }
       Throwable root = e;
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
@@ -96,9 +105,9 @@ public final class LoadprofCli {
         return OK;
       }
     }
-    List<String> traces = new ArrayList<>();
-    List<String> beamArgs = withRunnerConfig(translate(args, traces));
-    if (traces.isEmpty()) {
+    List<String> inputs = new ArrayList<>();
+    List<String> beamArgs = withRunnerConfig(translate(args, inputs));
+    if (inputs.isEmpty()) {
       throw new UsageException("no trace given; usage: loadprof analyze [options] TRACE...");
     }
     AnalyzeOptions options;
@@ -111,13 +120,19 @@ public final class LoadprofCli {
     validate(options);
     checkFlinkMasterReachable(options);
     FileSystems.setDefaultPipelineOptions(options);
-    List<String> files = expand(traces);
+    // Archive directories (loadprof archive) may stand among the traces.
+    ArchiveInputs.Split split = ArchiveInputs.split(inputs);
+    boolean windowGiven = beamArgs.stream().anyMatch(a -> a.startsWith("--windowMs="));
+    Map<String, String> archivedRuns = ArchiveInputs.check(split.archives(), options.getEvent(),
+        windowGiven ? options.getWindowMs() * 1_000_000L : null);
+    List<String> files = split.traces().isEmpty() ? List.of() : expand(split.traces());
+    ArchiveInputs.checkNoClash(files, archivedRuns);
     options.setTraces(String.join(",", files));
-    PipelineResult result = AnalyzePipeline.run(files, options);
+    PipelineResult result = AnalyzePipeline.run(files, split.archives(), options);
     printSummary(options.getOut(), out);
     long unusable = counter(result, "unusable_runs");
     if (unusable > 0) {
-      err.println("loadprof: " + unusable + " of " + files.size()
+      err.println("loadprof: " + unusable + " of " + (files.size() + archivedRuns.size())
           + " traces could not be analyzed; see the UNUSABLE lines above and in "
           + options.getOut() + "/summary.json");
       return BAD_INPUT;
@@ -332,6 +347,10 @@ public final class LoadprofCli {
         .append("weighted period/load, where load = how many of its threads were on a CPU then.\n\n")
         .append("Usage:\n")
         .append("  loadprof analyze [options] TRACE...   analyze perf script traces (plain or .gz)\n")
+        .append("                                        and/or archives made by loadprof archive\n")
+        .append("  loadprof archive --out ARCHIVE [--window D] [--event E] TRACE...\n")
+        .append("                                        parse traces once into an Avro archive;\n")
+        .append("                                        traces already in it are skipped\n")
         .append("  loadprof --help                       this text\n\n")
         .append("Record a trace:\n")
         .append("  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD\n")

@@ -1,0 +1,186 @@
+package dev.loadprof.pipelines;
+
+import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.ArchiveFiles;
+import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.TraceFingerprint;
+import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.pipelines.LoadprofCli.UsageException;
+import dev.loadprof.schemas.RunManifestRecord;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * {@code loadprof archive --out ARCHIVE TRACE...}: parses traces once into an archive that
+ * {@code loadprof analyze ARCHIVE} reads. Traces already in the archive (same run id, same
+ * content, same --window and --event) are skipped before anything is parsed; a different trace
+ * with the run id of an archived one is refused (exit 2).
+ */
+final class ArchiveCommand {
+  static final String USAGE = "usage: loadprof archive --out ARCHIVE [--window D] [--event E]"
+      + " TRACE...";
+
+  private ArchiveCommand() {}
+
+  static int run(String[] args, PrintStream out, PrintStream err) throws UsageException {
+    List<String> traces = new ArrayList<>();
+    List<String> beamArgs = LoadprofCli.translate(args, traces);
+    for (String a : beamArgs) {
+      for (String analyzeOnly : List.of("--pid=", "--comm=", "--load=")) {
+        if (a.startsWith(analyzeOnly)) {
+          throw new UsageException(analyzeOnly.substring(0, analyzeOnly.length() - 1)
+              + " filters reports; give it to analyze, not archive");
+        }
+      }
+    }
+    if (beamArgs.stream().noneMatch(a -> a.startsWith("--out="))) {
+      throw new UsageException("archive needs --out ARCHIVE; " + USAGE);
+    }
+    if (traces.isEmpty()) {
+      throw new UsageException("no trace given; " + USAGE);
+    }
+    AnalyzeOptions options;
+    try {
+      options = PipelineOptionsFactory.fromArgs(beamArgs.toArray(new String[0]))
+          .as(AnalyzeOptions.class);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage() + "; run loadprof --help");
+    }
+    FileSystems.setDefaultPipelineOptions(options);
+    String archive = options.getOut();
+    checkIsArchiveOrEmpty(archive);
+    List<String> files = LoadprofCli.expand(traces);
+    List<String> todo = notYetArchived(files, archive, options, out);
+    if (todo.isEmpty()) {
+      out.println("Nothing to do: all " + files.size() + " traces are already in " + archive
+          + ".");
+      return LoadprofCli.OK;
+    }
+    try {
+      ArchiveLayout.createMarker(archive);
+    } catch (IOException e) {
+      throw new UsageException("cannot write the archive " + archive + ": " + e.getMessage());
+    }
+    options.setTraces(String.join(",", todo));
+    String jobId = UUID.randomUUID().toString().substring(0, 8);
+    PipelineResult result;
+    try {
+      result = ArchivePipeline.run(todo, options, jobId);
+    } finally {
+      ArchiveLayout.deleteStaging(archive, jobId);
+    }
+    out.printf("Archived into %s: %d runs added, %d replaced, %d unchanged (%s).%n", archive,
+        counter(result, "archive_runs_added"), counter(result, "archive_runs_replaced"),
+        counter(result, "archive_runs_unchanged") + files.size() - todo.size(),
+        sizeOf(archive));
+    long unusable = counter(result, "unusable_runs");
+    if (unusable > 0) {
+      err.println("loadprof: " + unusable + " of " + todo.size() + " traces are archived but"
+          + " cannot be analyzed; see the UNUSABLE lines above");
+      return LoadprofCli.BAD_INPUT;
+    }
+    return LoadprofCli.OK;
+  }
+
+  /** Refuses to scatter archive files into a directory that holds something else. */
+  private static void checkIsArchiveOrEmpty(String archive) throws UsageException {
+    if (ArchiveLayout.isArchive(archive)) {
+      return;
+    }
+    try {
+      MatchResult m = FileSystems.match(ArchiveLayout.dir(archive)
+          .resolve("*", StandardResolveOptions.RESOLVE_FILE).toString(),
+          EmptyMatchTreatment.ALLOW);
+      if (!m.metadata().isEmpty()) {
+        throw new UsageException(archive + " exists and is not a loadprof archive (no "
+            + ArchiveLayout.MARKER_FILE + "); give a new or empty directory");
+      }
+    } catch (IOException e) {
+      // An unreadable place fails clearly when the marker is written.
+    }
+  }
+
+  /**
+   * The traces that are not in the archive yet. A trace whose run id is archived is hashed here
+   * (only then): same content, window and event means skip; different content is an error.
+   */
+  private static List<String> notYetArchived(List<String> files, String archive,
+      AnalyzeOptions options, PrintStream out) throws UsageException {
+    List<String> todo = new ArrayList<>();
+    for (String file : files) {
+      String runId = ParseTraces.runIdOf(file);
+      var manifestFile = ArchiveLayout.manifest(archive, runId);
+      if (!ArchiveLayout.exists(manifestFile)) {
+        todo.add(file);
+        continue;
+      }
+      RunManifestRecord existing;
+      try {
+        existing = ArchiveFiles.readManifest(manifestFile);
+      } catch (ArchiveCorruptException e) {
+        throw new UsageException(e.getMessage());
+      }
+      String fingerprint;
+      try {
+        fingerprint = TraceFingerprint.of(file);
+      } catch (IOException e) {
+        throw new UsageException("cannot read " + file + ": " + e.getMessage());
+      }
+      if (!fingerprint.equals(existing.getFingerprint())) {
+        throw new UsageException(archive + " already holds a different trace with the run id '"
+            + runId + "' (from " + existing.getSource() + "); " + file
+            + " differs. Rename it or use another archive.");
+      }
+      if (existing.getWindowNs() == options.getWindowMs() * 1_000_000L
+          && Objects.equals(existing.getRequestedEvent(), options.getEvent())) {
+        out.println("Skipping " + file + ": already archived as run " + runId + ".");
+      } else {
+        todo.add(file); // same trace, other window or event: replace it
+      }
+    }
+    return todo;
+  }
+
+  private static String sizeOf(String archive) {
+    try {
+      long bytes = 0;
+      int count = 0;
+      for (MatchResult.Metadata m : FileSystems.match(ArchiveLayout.dir(archive)
+          .resolve("**", StandardResolveOptions.RESOLVE_FILE).toString(),
+          EmptyMatchTreatment.ALLOW).metadata()) {
+        bytes += m.sizeBytes();
+        count++;
+      }
+      return count + " files, " + bytes + " bytes in all";
+    } catch (IOException e) {
+      return "size unknown";
+    }
+  }
+
+  private static long counter(PipelineResult result, String name) {
+    try {
+      long sum = 0;
+      for (MetricResult<Long> c : result.metrics().queryMetrics(MetricsFilter.builder()
+          .addNameFilter(MetricNameFilter.named("loadprof", name)).build()).getCounters()) {
+        Long v = c.getAttempted();
+        sum += v == null ? 0 : v;
+      }
+      return sum;
+    } catch (UnsupportedOperationException e) {
+      return 0;
+    }
+  }
+}

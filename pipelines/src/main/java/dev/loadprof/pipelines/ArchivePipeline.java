@@ -1,0 +1,38 @@
+package dev.loadprof.pipelines;
+
+import dev.loadprof.archive.WriteArchive;
+import dev.loadprof.beam.ParseTraces;
+import java.util.List;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.PCollectionTuple;
+
+/**
+ * The archive pipeline: perf traces in, archive out. It parses exactly as analyze does (same
+ * {@link ParseTraces}, window and event), and stores the parser's blocks and run infos, so that
+ * analyzing the archive later gives the same outputs as analyzing the traces.
+ */
+final class ArchivePipeline {
+  private ArchivePipeline() {}
+
+  static void build(Pipeline p, List<String> traces, AnalyzeOptions options, String jobId) {
+    long windowNs = options.getWindowMs() * 1_000_000L;
+    PCollectionTuple parsed = p
+        .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
+        .apply("Spread traces over workers", Reshuffle.viaRandomKey())
+        .apply("Parse traces", new ParseTraces(windowNs, options.getEvent()));
+    parsed.apply("Write archive", new WriteArchive(options.getOut(), jobId, options.getEvent(),
+        windowNs, WriteArchive.DEFAULT_SHARDS_PER_RUN));
+  }
+
+  static PipelineResult run(List<String> traces, AnalyzeOptions options, String jobId) {
+    Pipeline p = Pipeline.create(options);
+    build(p, traces, options, jobId);
+    PipelineResult result = p.run();
+    result.waitUntilFinish();
+    return result;
+  }
+}

@@ -1,0 +1,242 @@
+package dev.loadprof.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * loadprof archive + analyze ARCHIVE, end to end through the CLI: the outputs of analyzing an
+ * archive are byte for byte those of analyzing the traces; archiving twice changes nothing;
+ * damaged archive files are exit 2 with a message that names the file.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ArchiveCliTest {
+  static final List<String> OUTPUTS = List.of("profile.pb.gz", "histogram.txt",
+      "functions.txt", "flame.folded", "summary.json", "summary.txt");
+
+  @TempDir
+  static Path tmp;
+
+  String phases;
+  String mixed;
+  Path archive;
+  Path direct;
+
+  record Run(int code, String out, String err) {}
+
+  static Run cli(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LoadprofCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(code, out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @BeforeAll
+  void archiveAndAnalyzeDirectly() throws IOException {
+    phases = Path.of("../examples/phases.txt.gz").toAbsolutePath().normalize().toString();
+    mixed = Path.of("../transforms/src/test/resources/traces/mixed.txt.gz").toAbsolutePath()
+        .normalize().toString();
+    archive = tmp.resolve("archive");
+    direct = tmp.resolve("direct");
+    long t0 = System.nanoTime();
+    Run archived = cli("archive", "--out", archive.toString(), phases, mixed);
+    long t1 = System.nanoTime();
+    assertEquals(0, archived.code(), archived.err());
+    Run analyzed = cli("analyze", "--out", direct.toString(), phases, mixed);
+    long t2 = System.nanoTime();
+    assertEquals(0, analyzed.code(), analyzed.err());
+    long gz = Files.size(Path.of(phases)) + Files.size(Path.of(mixed));
+    long avro = files(archive).values().stream().mapToLong(Long::longValue).sum();
+    System.out.printf("ARCHIVE FIGURES: gzip text %d B, archive %d B (%.2fx) in %d files;"
+            + " archive %d ms, analyze traces %d ms%n", gz, avro, avro / (double) gz,
+        files(archive).size(), (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
+  }
+
+  @Test
+  void analyzingTheArchiveGivesTheSameBytes() throws IOException {
+    Path fromArchive = tmp.resolve("from-archive");
+    long t0 = System.nanoTime();
+    Run run = cli("analyze", "--out", fromArchive.toString(), archive.toString());
+    System.out.printf("ARCHIVE FIGURES: analyze archive %d ms%n",
+        (System.nanoTime() - t0) / 1_000_000);
+    assertEquals(0, run.code(), run.err());
+    assertSameOutputs(direct, fromArchive);
+  }
+
+  @Test
+  void archiveAndTracesMix() throws IOException {
+    Path phasesOnly = tmp.resolve("phases-only");
+    assertEquals(0, cli("archive", "--out", phasesOnly.toString(), phases).code());
+    Path out = tmp.resolve("mixed-inputs");
+    Run run = cli("analyze", "--out", out.toString(), phasesOnly.toString(), mixed);
+    assertEquals(0, run.code(), run.err());
+    assertSameOutputs(direct, out);
+    // The same run from an archive and from its trace would count twice.
+    Run twice = cli("analyze", "--out", tmp.resolve("x").toString(), phasesOnly.toString(),
+        phases);
+    assertEquals(2, twice.code());
+    assertTrue(twice.err().contains("run id of an archived run"), twice.err());
+  }
+
+  @Test
+  void archivingTheSameTraceTwiceChangesNothing() throws IOException {
+    Path again = copy(archive, "again");
+    Map<String, Long> before = files(again);
+    Run run = cli("archive", "--out", again.toString(), phases, mixed);
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains("already"), run.out());
+    assertEquals(before, files(again));
+    Path out = tmp.resolve("again-out");
+    assertEquals(0, cli("analyze", "--out", out.toString(), again.toString()).code());
+    assertSameOutputs(direct, out);
+  }
+
+  @Test
+  void aDifferentTraceWithAnArchivedRunIdIsRefused() throws IOException {
+    Path other = tmp.resolve("other");
+    Files.createDirectories(other);
+    Path impostor = other.resolve("phases.txt.gz");
+    Files.copy(Path.of("../transforms/src/test/resources/traces/phases_plain.txt.gz"), impostor);
+    Path target = copy(archive, "impostor");
+    Map<String, Long> before = files(target);
+    Run run = cli("archive", "--out", target.toString(), impostor.toString());
+    assertEquals(2, run.code());
+    assertTrue(run.err().contains("different trace with the run id 'phases'"), run.err());
+    assertEquals(before, files(target));
+  }
+
+  @Test
+  void anotherEventOrWindowThanArchivedIsRefused() {
+    Run event = cli("analyze", "--out", tmp.resolve("e-out").toString(), "--event", "cycles",
+        archive.toString());
+    assertEquals(2, event.code());
+    assertTrue(event.err().contains("archived with the sampling event cpu-clock"), event.err());
+    Run window = cli("analyze", "--out", tmp.resolve("w-out").toString(), "--window", "250ms",
+        archive.toString());
+    assertEquals(2, window.code());
+    assertTrue(window.err().contains("archived with --window 1000ms"), window.err());
+  }
+
+  @Test
+  void aFailedArchiveJobLeavesNothingVisible() throws IOException {
+    Path broken = tmp.resolve("broken").resolve("broken.txt.gz");
+    Files.createDirectories(broken.getParent());
+    byte[] gz = Files.readAllBytes(Path.of(mixed));
+    Files.write(broken, java.util.Arrays.copyOf(gz, gz.length / 2)); // gzip cut mid-stream
+    Path target = tmp.resolve("failed");
+    Run run = cli("archive", "--out", target.toString(), phases, broken.toString());
+    assertEquals(1, run.code(), run.err());
+    // Neither run was committed: no manifests, no block files outside the staging area.
+    assertTrue(files(target).keySet().stream()
+        .allMatch(f -> f.equals("loadprof-archive.json") || f.startsWith(".staging")),
+        files(target).toString());
+    Run analyze = cli("analyze", "--out", tmp.resolve("f-out").toString(), target.toString());
+    assertEquals(2, analyze.code());
+    assertTrue(analyze.err().contains("archive without runs"), analyze.err());
+  }
+
+  @Test
+  void aTruncatedBlockFileIsNamed() throws IOException {
+    Path damaged = copy(archive, "truncated");
+    Path file = firstBlockFile(damaged);
+    byte[] bytes = Files.readAllBytes(file);
+    Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    Run run = cli("analyze", "--out", tmp.resolve("t-out").toString(), damaged.toString());
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains(file.toString()), run.err());
+    assertTrue(run.err().contains("corrupt or truncated"), run.err());
+    assertEquals(1, run.err().strip().lines().count(), run.err());
+  }
+
+  @Test
+  void corruptBytesInTheMiddleAreNamed() throws IOException {
+    Path damaged = copy(archive, "corrupt");
+    Path file = firstBlockFile(damaged);
+    byte[] bytes = Files.readAllBytes(file);
+    for (int i = bytes.length / 2; i < bytes.length / 2 + 64; i++) {
+      bytes[i] ^= (byte) 0x5A;
+    }
+    Files.write(file, bytes); // same size: only reading can tell
+    Run run = cli("analyze", "--out", tmp.resolve("c-out").toString(), damaged.toString());
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains(file.toString()), run.err());
+    assertTrue(run.err().contains("corrupt or truncated"), run.err());
+    assertTrue(Files.notExists(tmp.resolve("c-out").resolve("summary.json")));
+  }
+
+  @Test
+  void aTruncatedManifestIsNamed() throws IOException {
+    Path damaged = copy(archive, "manifest");
+    Path manifest = damaged.resolve("runs").resolve("mixed.avro");
+    byte[] bytes = Files.readAllBytes(manifest);
+    Files.write(manifest, java.util.Arrays.copyOf(bytes, bytes.length - 40));
+    Run run = cli("analyze", "--out", tmp.resolve("m-out").toString(), damaged.toString());
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains(manifest.toString()), run.err());
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  static void assertSameOutputs(Path expected, Path actual) throws IOException {
+    for (String name : OUTPUTS) {
+      assertArrayEquals(Files.readAllBytes(expected.resolve(name)),
+          Files.readAllBytes(actual.resolve(name)), name);
+    }
+  }
+
+  /** Relative path -> size of every file of a directory tree. */
+  static Map<String, Long> files(Path dir) throws IOException {
+    Map<String, Long> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.filter(Files::isRegularFile).forEach(p -> {
+        try {
+          files.put(dir.relativize(p).toString(), Files.size(p));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+    return files;
+  }
+
+  Path copy(Path from, String name) throws IOException {
+    Path to = tmp.resolve(name);
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+    return to;
+  }
+
+  static Path firstBlockFile(Path archive) throws IOException {
+    try (Stream<Path> walk = Files.walk(archive.resolve("blocks").resolve("phases"))) {
+      return walk.filter(p -> p.toString().endsWith(".avro")).sorted().findFirst()
+          .orElseThrow();
+    }
+  }
+}

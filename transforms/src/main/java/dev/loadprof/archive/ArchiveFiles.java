@@ -1,0 +1,124 @@
+package dev.loadprof.archive;
+
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.schemas.EventBlockRecord;
+import dev.loadprof.schemas.RunManifestRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.util.function.Consumer;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.ResourceId;
+
+/**
+ * Reads and writes the Avro files of an archive, streaming: a block file is decoded one record at
+ * a time, so memory is bounded by one block whatever the size of the file. Every failure to read
+ * names the file ({@link ArchiveCorruptException}).
+ */
+public final class ArchiveFiles {
+  private ArchiveFiles() {}
+
+  /** Writes one manifest into {@code file} (not atomically; callers write a temp and rename). */
+  public static void writeManifest(RunManifestRecord manifest, ResourceId file)
+      throws IOException {
+    try (OutputStream out = Channels.newOutputStream(
+            FileSystems.create(file, "application/avro"));
+        DataFileWriter<RunManifestRecord> writer =
+            new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {
+      writer.create(RunManifestRecord.getClassSchema(), out);
+      writer.append(manifest);
+    }
+  }
+
+  /** Reads the single manifest of a runs/RUN_ID.avro file. */
+  public static RunManifestRecord readManifest(ResourceId file) {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+        DataFileStream<RunManifestRecord> records =
+            new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
+      if (!records.hasNext()) {
+        throw new ArchiveCorruptException(file.toString(), "manifest file holds no manifest",
+            null);
+      }
+      RunManifestRecord manifest = records.next();
+      if (records.hasNext()) {
+        throw new ArchiveCorruptException(file.toString(), "manifest file holds more than one"
+            + " manifest", null);
+      }
+      return manifest;
+    } catch (ArchiveCorruptException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(file.toString(), e);
+    }
+  }
+
+  /**
+   * Streams the blocks of one block file to {@code out}, after checking the file still has the
+   * size its manifest recorded (Avro cannot tell a file cut at a block boundary from a whole one).
+   * Only failures to read or decode count as corruption; whatever {@code out} throws passes on.
+   */
+  public static long readBlocks(ResourceId file, long expectedSize, Consumer<EventBlock> out) {
+    String name = file.toString();
+    checkSize(file, expectedSize);
+    long count = 0;
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+        DataFileStream<EventBlockRecord> records =
+            new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
+      EventBlockRecord reuse = null;
+      while (records.hasNext()) {
+        reuse = records.next(reuse);
+        EventBlock block = ArchiveConversions.fromRecord(reuse);
+        try {
+          out.accept(block);
+        } catch (RuntimeException e) {
+          throw new ConsumerFailure(e);
+        }
+        count++;
+      }
+    } catch (ConsumerFailure e) {
+      throw e.getCause();
+    } catch (ArchiveCorruptException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(name, e);
+    }
+    return count;
+  }
+
+  /** Carries an exception of the consumer past the corruption handler. */
+  private static final class ConsumerFailure extends RuntimeException {
+    ConsumerFailure(RuntimeException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized RuntimeException getCause() {
+      return (RuntimeException) super.getCause();
+    }
+  }
+
+  /** Checks what can be checked without decoding: the file exists and has the recorded size. */
+  public static MatchResult.Metadata checkSize(ResourceId file, long expectedSize) {
+    MatchResult.Metadata meta;
+    try {
+      meta = FileSystems.matchSingleFileSpec(file.toString());
+    } catch (IOException | RuntimeException e) {
+      throw new ArchiveCorruptException(file.toString(), "block file is missing", e);
+    }
+    if (meta.sizeBytes() != expectedSize) {
+      throw new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
+          + meta.sizeBytes() + " bytes, the manifest says " + expectedSize + ")", null);
+    }
+    return meta;
+  }
+
+  static ArchiveCorruptException corrupt(String file, Throwable e) {
+    return new ArchiveCorruptException(file, "corrupt or truncated Avro file (" + e + ")", e);
+  }
+}

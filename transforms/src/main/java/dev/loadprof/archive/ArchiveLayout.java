@@ -1,0 +1,144 @@
+package dev.loadprof.archive;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.MoveOptions.StandardMoveOptions;
+import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
+import org.apache.beam.sdk.io.fs.ResourceId;
+
+/**
+ * Where things are in an archive directory. All paths go through Beam {@link FileSystems}, so an
+ * archive can live on any filesystem Beam has a module for (local, HDFS, S3, GCS).
+ *
+ * <pre>
+ * ARCHIVE/loadprof-archive.json           marks the directory as an archive (format version)
+ * ARCHIVE/runs/RUN_ID.avro                one RunManifestRecord per run; written last (commit)
+ * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro    EventBlockRecords of the run, listed by its manifest
+ * ARCHIVE/.staging/JOB/...                files of a running (or failed) archive job
+ * </pre>
+ *
+ * A run is in the archive exactly when its manifest is, and only the block files its manifest
+ * lists are read, so debris of a failed job is never visible.
+ */
+public final class ArchiveLayout {
+  public static final String MARKER_FILE = "loadprof-archive.json";
+  public static final String RUNS_DIR = "runs";
+  public static final String BLOCKS_DIR = "blocks";
+  public static final String STAGING_DIR = ".staging";
+  public static final String AVRO_SUFFIX = ".avro";
+
+  private ArchiveLayout() {}
+
+  public static ResourceId dir(String archive) {
+    return FileSystems.matchNewResource(archive, true);
+  }
+
+  public static ResourceId marker(String archive) {
+    return dir(archive).resolve(MARKER_FILE, StandardResolveOptions.RESOLVE_FILE);
+  }
+
+  public static ResourceId manifest(String archive, String runId) {
+    return dir(archive).resolve(RUNS_DIR, StandardResolveOptions.RESOLVE_DIRECTORY)
+        .resolve(runId + AVRO_SUFFIX, StandardResolveOptions.RESOLVE_FILE);
+  }
+
+  /** The glob that matches every manifest of an archive. */
+  public static String manifestGlob(String archive) {
+    return dir(archive).resolve(RUNS_DIR, StandardResolveOptions.RESOLVE_DIRECTORY)
+        .resolve("*" + AVRO_SUFFIX, StandardResolveOptions.RESOLVE_FILE).toString();
+  }
+
+  /** Path of a block file relative to the archive, as its manifest records it. */
+  public static String blockFilePath(String runId, String jobId, int index) {
+    return BLOCKS_DIR + "/" + runId + "/" + jobId + String.format("-%05d", index) + AVRO_SUFFIX;
+  }
+
+  /** Resolves a '/'-separated path relative to the archive. */
+  public static ResourceId resolve(String archive, String relativePath) {
+    ResourceId r = dir(archive);
+    String[] parts = relativePath.split("/");
+    for (int i = 0; i < parts.length - 1; i++) {
+      r = r.resolve(parts[i], StandardResolveOptions.RESOLVE_DIRECTORY);
+    }
+    return r.resolve(parts[parts.length - 1], StandardResolveOptions.RESOLVE_FILE);
+  }
+
+  public static ResourceId stagingDir(String archive, String jobId) {
+    return dir(archive).resolve(STAGING_DIR, StandardResolveOptions.RESOLVE_DIRECTORY)
+        .resolve(jobId, StandardResolveOptions.RESOLVE_DIRECTORY);
+  }
+
+  /** True when {@code path} is a directory holding an archive marker. */
+  public static boolean isArchive(String path) {
+    try {
+      return exists(marker(path));
+    } catch (IllegalArgumentException e) {
+      return false; // not a path any filesystem understands
+    }
+  }
+
+  public static boolean exists(ResourceId file) {
+    try {
+      MatchResult m = FileSystems.match(file.toString());
+      return m.status() == MatchResult.Status.OK && !m.metadata().isEmpty();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Creates the marker if missing, so that a new directory becomes an archive. */
+  public static void createMarker(String archive) throws IOException {
+    if (exists(marker(archive))) {
+      return;
+    }
+    String json = "{\"format\": \"loadprof-archive\", \"version\": "
+        + ArchiveConversions.FORMAT_VERSION + "}\n";
+    try (OutputStream out = Channels.newOutputStream(
+        FileSystems.create(marker(archive), "application/json"))) {
+      out.write(json.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Deletes a job's staging directory and everything under it; best effort. */
+  public static void deleteStaging(String archive, String jobId) {
+    ResourceId staging = stagingDir(archive, jobId);
+    try {
+      MatchResult m = FileSystems.match(staging.resolve("**", StandardResolveOptions.RESOLVE_FILE)
+          .toString());
+      if (m.status() == MatchResult.Status.OK) {
+        List<ResourceId> files = m.metadata().stream().map(MatchResult.Metadata::resourceId)
+            .toList();
+        FileSystems.delete(files, StandardMoveOptions.IGNORE_MISSING_FILES);
+      }
+      deleteEmptyDirs(staging);
+    } catch (IOException | RuntimeException e) {
+      // Leftovers under .staging are invisible to readers; nothing to do but leave them.
+    }
+  }
+
+  /** Local filesystems keep directories; object stores have none. Deepest first. */
+  private static void deleteEmptyDirs(ResourceId dir) throws IOException {
+    if (!"file".equals(dir.getScheme())) {
+      return;
+    }
+    java.nio.file.Path root = java.nio.file.Paths.get(dir.toString());
+    if (!java.nio.file.Files.isDirectory(root)) {
+      return;
+    }
+    try (var paths = java.nio.file.Files.walk(root)) {
+      for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(p);
+      }
+    }
+    try {
+      java.nio.file.Files.deleteIfExists(root.getParent()); // .staging, when no other job runs
+    } catch (java.nio.file.DirectoryNotEmptyException e) {
+      // another job is staging files
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.loadprof.archive;
+
+import dev.loadprof.beam.EventBlockCoder;
+import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.RunInfoCoder;
+import dev.loadprof.beam.WriteReports;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.schemas.BlockFileRecord;
+import dev.loadprof.schemas.RunManifestRecord;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads archives into what {@link ParseTraces} produces: blocks under {@link ParseTraces#BLOCKS}
+ * and run infos under {@link ParseTraces#RUNS}, with the same coders, so the rest of the pipeline
+ * cannot tell an archived run from a parsed one. Manifests are read first; then each block file
+ * is streamed by one worker, the files of all runs spread over the workers.
+ */
+public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
+  /** A block file to read: its full path and the size its manifest recorded. */
+  private static final TupleTag<KV<String, Long>> BLOCK_FILES = new TupleTag<>("blockFiles") {};
+
+  private final List<String> archives;
+
+  /** @param archives archive directories (any Beam filesystem) */
+  public ReadArchive(List<String> archives) {
+    this.archives = List.copyOf(archives);
+  }
+
+  @Override
+  public PCollectionTuple expand(PBegin begin) {
+    PCollectionTuple manifests = begin
+        .apply("List archives", Create.of(archives).withCoder(StringUtf8Coder.of()))
+        .apply("List run manifests", ParDo.of(new ListManifestsFn()))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()))
+        .apply("Read run manifests", ParDo.of(new ReadManifestFn())
+            .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES)));
+    PCollection<RunInfo> runs = manifests.get(ParseTraces.RUNS).setCoder(RunInfoCoder.of());
+    PCollection<EventBlock> blocks = manifests.get(BLOCK_FILES)
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
+        // Spread the files over workers; each file is streamed by one worker.
+        .apply("Spread block files over workers", Reshuffle.viaRandomKey())
+        .apply("Read block files", ParDo.of(new ReadBlocksFn()))
+        .setCoder(EventBlockCoder.of());
+    return PCollectionTuple.of(ParseTraces.BLOCKS, blocks).and(ParseTraces.RUNS, runs);
+  }
+
+  /** Archive directory -> (archive directory, manifest file) for each run. */
+  static final class ListManifestsFn extends DoFn<String, KV<String, String>> {
+    @ProcessElement
+    public void process(@Element String archive, OutputReceiver<KV<String, String>> out)
+        throws IOException {
+      MatchResult match = FileSystems.match(ArchiveLayout.manifestGlob(archive),
+          EmptyMatchTreatment.ALLOW);
+      for (MatchResult.Metadata m : match.metadata()) {
+        out.output(KV.of(archive, m.resourceId().toString()));
+      }
+    }
+  }
+
+  static final class ReadManifestFn extends DoFn<KV<String, String>, RunInfo> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
+
+    @ProcessElement
+    public void process(@Element KV<String, String> element, MultiOutputReceiver out) {
+      String archive = element.getKey();
+      String manifestPath = element.getValue();
+      var file = FileSystems.matchNewResource(manifestPath, false);
+      RunManifestRecord manifest = ArchiveFiles.readManifest(file);
+      RunInfo run;
+      try {
+        run = ArchiveConversions.fromManifest(manifest);
+      } catch (RuntimeException e) {
+        throw new ArchiveCorruptException(manifestPath, "unreadable manifest (" + e.getMessage()
+            + ")", e);
+      }
+      for (BlockFileRecord f : manifest.getBlockFiles()) {
+        out.get(BLOCK_FILES).output(KV.of(
+            ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes()));
+      }
+      // The same counters and log lines as parsing the trace, so the CLI behaves the same.
+      for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
+        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
+      }
+      Metrics.counter("loadprof", "runs").inc();
+      if (WriteReports.isUnusable(run)) {
+        Metrics.counter("loadprof", "unusable_runs").inc();
+      }
+      for (String warning : run.warnings) {
+        LOG.warn(warning);
+      }
+      LOG.info("{}: run {} from the archive ({} blocks in {} files)", manifestPath, run.runId,
+          manifest.getBlockCount(), manifest.getBlockFiles().size());
+      out.get(ParseTraces.RUNS).output(run);
+    }
+  }
+
+  static final class ReadBlocksFn extends DoFn<KV<String, Long>, EventBlock> {
+    @ProcessElement
+    public void process(@Element KV<String, Long> file, OutputReceiver<EventBlock> out) {
+      ArchiveFiles.readBlocks(FileSystems.matchNewResource(file.getKey(), false),
+          file.getValue(), out::output);
+    }
+  }
+}

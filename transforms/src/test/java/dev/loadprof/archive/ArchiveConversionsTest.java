@@ -1,0 +1,176 @@
+package dev.loadprof.archive;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loadprof.beam.EventBlockCoder;
+import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.schemas.BlockFileRecord;
+import dev.loadprof.schemas.EventBlockRecord;
+import dev.loadprof.schemas.RunManifestRecord;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.file.CodecFactory;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Blocks and runs of real fixture traces survive the trip through Avro exactly. */
+class ArchiveConversionsTest {
+  static final String PHASES = "../examples/phases.txt.gz";
+  static final String MIXED = "src/test/resources/traces/mixed.txt.gz";
+
+  record Parsed(List<EventBlock> blocks, RunInfo run) {}
+
+  /** Parses a trace the way ParseTraces does. */
+  static Parsed parse(String path, long windowNs) throws IOException {
+    List<EventBlock> blocks = new ArrayList<>();
+    PerfScriptParser parser = new PerfScriptParser();
+    BlockBuilder builder = new BlockBuilder(ParseTraces.runIdOf(path), path, windowNs, null,
+        blocks::add);
+    try (InputStream in = TraceFiles.open(Path.of(path))) {
+      parser.read(in, path, builder);
+    }
+    RunInfo run = builder.finish();
+    run.host = parser.hostName();
+    return new Parsed(blocks, run);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {PHASES, MIXED})
+  void blocksRoundTripThroughAvroFiles(String trace) throws IOException {
+    // Short windows: more blocks, more carry-in states and block edges to get right.
+    Parsed parsed = parse(trace, 50_000_000L);
+    assertTrue(parsed.blocks().size() > 20, "fixture has blocks");
+    List<EventBlockRecord> records = new ArrayList<>();
+    for (EventBlock b : parsed.blocks()) {
+      records.add(ArchiveConversions.toRecord(b));
+    }
+    List<EventBlockRecord> back = readBack(writeAvro(records, CodecFactory.snappyCodec()));
+    assertEquals(parsed.blocks().size(), back.size());
+    for (int i = 0; i < back.size(); i++) {
+      EventBlock original = parsed.blocks().get(i);
+      EventBlock decoded = ArchiveConversions.fromRecord(back.get(i));
+      // The pipeline's own coder covers every field: equal encodings mean equal blocks.
+      assertArrayEquals(CoderUtils.encodeToByteArray(EventBlockCoder.of(), original),
+          CoderUtils.encodeToByteArray(EventBlockCoder.of(), decoded), "block " + original);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {PHASES, MIXED})
+  void runInfoRoundTripsThroughManifest(String trace) throws IOException {
+    RunInfo run = parse(trace, 1_000_000_000L).run();
+    run.warnings.add(0, "UNUSABLE: pretend");
+    RunManifestRecord manifest = ArchiveConversions.toManifest(run,
+        new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 3,
+            List.of(new BlockFileRecord("blocks/x/j-00000.avro", 12L))));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataFileWriter<RunManifestRecord> w =
+        new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {
+      w.create(RunManifestRecord.getClassSchema(), bytes);
+      w.append(manifest);
+    }
+    RunManifestRecord read;
+    try (DataFileStream<RunManifestRecord> r = new DataFileStream<>(
+        new ByteArrayInputStream(bytes.toByteArray()),
+        new SpecificDatumReader<>(RunManifestRecord.class))) {
+      read = r.next();
+    }
+    RunInfo back = ArchiveConversions.fromManifest(read);
+    assertEquals(run, back);
+    assertEquals(run.health.counters().toString(), back.health.counters().toString());
+    assertEquals(run.processNames.toString(), back.processNames.toString());
+  }
+
+  @Test
+  void damagedColumnsAreRejected() throws IOException {
+    EventBlock block = parse(PHASES, 1_000_000_000L).blocks().stream()
+        .filter(b -> b.sampleCount > 5).findFirst().orElseThrow();
+    EventBlockRecord r = ArchiveConversions.toRecord(block);
+    r.setSampleCount(block.sampleCount + 1);
+    assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.fromRecord(r));
+    EventBlockRecord r2 = ArchiveConversions.toRecord(block);
+    ByteBuffer tids = r2.getSampleTid();
+    r2.setSampleTid(ByteBuffer.wrap(new byte[] {(byte) 0x80}));
+    assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.fromRecord(r2));
+    assertTrue(tids.remaining() > 0);
+  }
+
+  @Test
+  void parsedBlocksOnlyAreArchived() throws IOException {
+    EventBlock block = parse(PHASES, 1_000_000_000L).blocks().get(0);
+    block.intervals = new EventBlock.Intervals();
+    assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.toRecord(block));
+  }
+
+  /** Not a check: prints how big the archive of each fixture is next to its gzip text. */
+  @Test
+  void reportSizes() throws IOException {
+    for (String trace : List.of(PHASES, MIXED)) {
+      long t0 = System.nanoTime();
+      Parsed parsed = parse(trace, 1_000_000_000L);
+      long parseMs = (System.nanoTime() - t0) / 1_000_000;
+      List<EventBlockRecord> records = new ArrayList<>();
+      for (EventBlock b : parsed.blocks()) {
+        records.add(ArchiveConversions.toRecord(b));
+      }
+      long gz = java.nio.file.Files.size(Path.of(trace));
+      StringBuilder line = new StringBuilder(trace + ": gzip text " + gz + " B, parse "
+          + parseMs + " ms; " + parsed.blocks().size() + " blocks");
+      for (var codec : List.of(CodecFactory.nullCodec(), CodecFactory.snappyCodec(),
+          CodecFactory.deflateCodec(6))) {
+        byte[] file = writeAvro(records, codec);
+        readBack(file); // warm up
+        long r0 = System.nanoTime();
+        for (EventBlockRecord r : readBack(file)) {
+          ArchiveConversions.fromRecord(r);
+        }
+        long readMs = (System.nanoTime() - r0) / 1_000_000;
+        line.append(String.format("; %s %d B (%.2fx gzip), read+decode %d ms", codec,
+            file.length, file.length / (double) gz, readMs));
+      }
+      System.out.println("ARCHIVE SIZE " + line);
+    }
+  }
+
+  static byte[] writeAvro(List<EventBlockRecord> records, CodecFactory codec) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataFileWriter<EventBlockRecord> w =
+        new DataFileWriter<>(new SpecificDatumWriter<>(EventBlockRecord.class))) {
+      w.setCodec(codec);
+      w.create(EventBlockRecord.getClassSchema(), bytes);
+      for (EventBlockRecord r : records) {
+        w.append(r);
+      }
+    }
+    return bytes.toByteArray();
+  }
+
+  static List<EventBlockRecord> readBack(byte[] file) throws IOException {
+    List<EventBlockRecord> out = new ArrayList<>();
+    try (DataFileStream<EventBlockRecord> r = new DataFileStream<>(
+        new ByteArrayInputStream(file), new SpecificDatumReader<>(EventBlockRecord.class))) {
+      r.forEach(out::add);
+    }
+    return out;
+  }
+}
