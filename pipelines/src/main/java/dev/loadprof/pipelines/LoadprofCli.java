@@ -132,9 +132,12 @@ public final class LoadprofCli {
     printSummary(options.getOut(), out);
     long unusable = counter(result, "unusable_runs");
     if (unusable > 0) {
+      for (String reason : unusableReasons(options.getOut())) {
+        err.println("loadprof: " + reason);
+      }
       err.println("loadprof: " + unusable + " of " + (files.size() + archivedRuns.size())
-          + " traces could not be analyzed; see the UNUSABLE lines above and in "
-          + options.getOut() + "/summary.json");
+          + " traces could not be analyzed (reasons above and in " + options.getOut()
+          + "/summary.json)");
       return BAD_INPUT;
     }
     return OK;
@@ -319,6 +322,27 @@ public final class LoadprofCli {
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
     }
+  }
+
+  /** The one-line reasons of the unusable runs, as written to summary.json. */
+  private static List<String> unusableReasons(String outDir) {
+    List<String> reasons = new ArrayList<>();
+    ResourceId file = FileSystems.matchNewResource(outDir, true)
+        .resolve("summary.json", StandardResolveOptions.RESOLVE_FILE);
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      com.fasterxml.jackson.databind.JsonNode root =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(in);
+      for (com.fasterxml.jackson.databind.JsonNode run : root.path("runs")) {
+        for (com.fasterxml.jackson.databind.JsonNode w : run.path("warnings")) {
+          if (w.asText().startsWith("UNUSABLE: ")) {
+            reasons.add(w.asText().substring("UNUSABLE: ".length()));
+          }
+        }
+      }
+    } catch (IOException e) {
+      reasons.add("(could not read " + file + ": " + e.getMessage() + ")");
+    }
+    return reasons;
   }
 
   private static long counter(PipelineResult result, String name) {

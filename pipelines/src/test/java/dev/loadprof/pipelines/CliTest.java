@@ -161,19 +161,9 @@ class CliTest {
   }
 
   /**
-   * BUG: LoadprofCli.run(args, out, err) prints, for an unusable trace, only "loadprof: 1 of 1
-   * traces could not be analyzed; see the UNUSABLE lines above and in OUT/summary.json" on its
-   * err stream (LoadprofCli.analyze, the "unusable > 0" branch). The UNUSABLE reason, which
-   * names the file and the perf command, goes only to the slf4j logger (ParseTraces.ParseFn:
-   * LOG.error(unusable)), i.e. to System.err, not to the err stream given to run(); so "the lines
-   * above" are not on that stream and an embedding caller (or a test) never sees which file or
-   * which perf command. With ./loadprof both are the process's stderr, so users do see it.
-   * Seen: err = "loadprof: 1 of 1 traces could not be analyzed; see the UNUSABLE lines above and
-   * in .../summary.json" and nothing else. Fix idea: print the runs' UNUSABLE warnings (they are
-   * in summary.json) to err before that line.
+   * The reason an input is unusable (the file and the perf command to run) is on the CLI's own
+   * err stream, not only in the log, so an embedding caller sees it too.
    */
-  @Disabled("BUG: LoadprofCli.run does not print the UNUSABLE reason (file, perf command) to its"
-      + " err stream; only the slf4j log on System.err has it")
   @Test
   void garbageReasonIsOnTheCliErrStream() throws IOException {
     Path garbage = dir.resolve("garbage.txt");
