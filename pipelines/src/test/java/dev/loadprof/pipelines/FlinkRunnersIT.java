@@ -3,17 +3,10 @@ package dev.loadprof.pipelines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,19 +56,16 @@ class FlinkRunnersIT {
   private static final long SLOW_MILLIS_PER_ELEMENT =
       Long.getLong("loadprof.it.slowMillisPerElement", 120);
 
-  private static final Path HOME = RunnerConfig.resolveHome();
-  private static final Path SCRIPT = HOME.resolve("scripts/flink-cluster.sh");
+  private static final Path HOME = LocalFlinkCluster.HOME;
   /** Own state dir, so the test never adopts or stops a cluster somebody started by hand. */
   private static final Path CLUSTER_DIR = HOME.resolve("pipelines/target/flink-cluster-it");
   private static final Path JOB_JAR = HOME.resolve("pipelines/target/loadprof-flink-job.jar");
 
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path tempDir;
 
   private static String directOutput;
-  private static boolean clusterStartAttempted;
+  private static LocalFlinkCluster cluster;
   private static final List<String> timings = Collections.synchronizedList(new ArrayList<>());
 
   // --- the pipeline ---------------------------------------------------------------------------
@@ -251,12 +241,13 @@ class FlinkRunnersIT {
           "flink-cluster-fault", clusterArgs(jobName), SLOW_MILLIS_PER_ELEMENT, started));
 
       // Wait until the slow ParDo processes elements, let it work a bit, then kill a TaskManager.
-      String jobId = waitForSlowWork(jobName, started, job, Duration.ofSeconds(180));
+      String jobId = cluster.waitForRunningJob(jobName, job, () -> Files.exists(started),
+          Duration.ofSeconds(180));
       Thread.sleep(3_000);
       assertFalse(job.isDone(), "the slow job finished before the fault could be injected");
       long killedAt = System.nanoTime();
-      runScript("kill-taskmanager", "1");
-      runScript("start-taskmanager", "1");
+      cluster.killTaskManager(1);
+      cluster.startTaskManager(1);
       System.out.printf("TIMING replacement TaskManager registered %d ms after the kill%n",
           (System.nanoTime() - killedAt) / 1_000_000);
 
@@ -265,10 +256,9 @@ class FlinkRunnersIT {
           (System.nanoTime() - killedAt) / 1_000_000);
       assertEquals(expected, output, "output after TaskManager loss");
 
-      JsonNode exceptions = restGet("/jobs/" + jobId + "/exceptions");
-      int failures = exceptions.path("exceptionHistory").path("entries").size();
+      int failures = cluster.failovers(jobId);
       System.out.printf("fault job %s recorded %d failure(s) before finishing%n", jobId, failures);
-      assertTrue(failures >= 1, "the job should have failed over at least once: " + exceptions);
+      assertTrue(failures >= 1, "the job should have failed over at least once");
     } finally {
       executor.shutdownNow();
     }
@@ -277,8 +267,8 @@ class FlinkRunnersIT {
   @AfterAll
   static void stopCluster() throws Exception {
     System.out.println("TIMINGS " + timings);
-    if (clusterStartAttempted) {
-      runScript("stop");
+    if (cluster != null) {
+      cluster.stop();
     }
   }
 
@@ -297,69 +287,12 @@ class FlinkRunnersIT {
   private static synchronized void startClusterOnce() throws Exception {
     assumeFalse(Boolean.getBoolean("loadprof.skipCluster"),
         "Flink session cluster tests skipped (-Dloadprof.skipCluster=true)");
-    if (clusterStartAttempted) {
+    if (cluster != null) {
       return;
     }
-    clusterStartAttempted = true;
-    long start = System.nanoTime();
-    runScript("start");
-    long millis = (System.nanoTime() - start) / 1_000_000;
+    cluster = new LocalFlinkCluster(CLUSTER_DIR);
+    long millis = cluster.start();
     timings.add("cluster start: " + millis + " ms");
     System.out.printf("TIMING cluster start: %d ms%n", millis);
-  }
-
-  /** Runs scripts/flink-cluster.sh with the test's state dir; fails with its output if it fails. */
-  private static void runScript(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(SCRIPT.toString());
-    command.addAll(List.of(args));
-    Path log = Files.createDirectories(CLUSTER_DIR).resolve("script-" + args[0] + ".out");
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .directory(HOME.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile());
-    builder.environment().put("LOADPROF_FLINK_DIR", CLUSTER_DIR.toString());
-    Process process = builder.start();
-    if (!process.waitFor(4, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      fail("flink-cluster.sh " + String.join(" ", args) + " timed out; see " + log);
-    }
-    String output = Files.readString(log);
-    System.out.print(output);
-    assertEquals(0, process.exitValue(), "flink-cluster.sh " + String.join(" ", args) + " failed:\n" + output);
-  }
-
-  private static String restBase() {
-    return "http://" + RunnerConfig.load("flink-cluster").options().get("flinkMaster");
-  }
-
-  private static JsonNode restGet(String path) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(restBase() + path))
-        .timeout(Duration.ofSeconds(10)).GET().build();
-    HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-    assertEquals(200, response.statusCode(), "GET " + path + ": " + response.body());
-    return JSON.readTree(response.body());
-  }
-
-  /** Waits until the named job is RUNNING and its slow ParDo created the marker; returns the job id. */
-  private static String waitForSlowWork(String jobName, Path startedMarker, Future<?> job, Duration timeout)
-      throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (job.isDone()) {
-        job.get(); // surfaces a submission failure
-        fail("job " + jobName + " finished before it was seen running");
-      }
-      if (Files.exists(startedMarker)) {
-        for (JsonNode entry : restGet("/jobs/overview").path("jobs")) {
-          if (jobName.equals(entry.path("name").asText()) && "RUNNING".equals(entry.path("state").asText())) {
-            return entry.path("jid").asText();
-          }
-        }
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("job " + jobName + " did not start its slow work within " + timeout
-        + "; jobs: " + restGet("/jobs/overview"));
   }
 }

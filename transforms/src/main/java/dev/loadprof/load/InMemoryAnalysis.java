@@ -2,7 +2,9 @@ package dev.loadprof.load;
 
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.model.TraceReader;
+import dev.loadprof.parse.PerfScriptParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -35,6 +37,10 @@ public final class InMemoryAnalysis {
     });
     reader.read(trace, runId, builder);
     RunInfo run = builder.finish();
+    if (reader instanceof PerfScriptParser parser) { // as ParseTraces does
+      run.host = parser.hostName();
+      run.health.add(TraceHealth.LINES, parser.lineCount());
+    }
     Map<Integer, ProcessAccumulator> processes = new HashMap<>();
     for (List<EventBlock> blocks : byWindow.values()) {
       for (EventBlock b : blocks) {
