@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# loadprof benchmarks. Results are written down in bench/RESULTS.md.
+#   bench/run.sh stages        per-stage records/s of the plain-Java cores (one thread)
+#   bench/run.sh fleet [N]     end to end over an N-run synthetic fleet: DirectRunner, and
+#                              embedded Flink at parallelism 1 and 2 (3 rounds, medians)
+#   bench/run.sh big [GB]      one trace several times the JVM heap (-Xmx512m) on embedded Flink,
+#                              checked against the generator's known answers
+# Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${BENCH_DIR:-/tmp/loadprof-bench}"
+mkdir -p "$work"
+cd "$home"
+
+classpath() {
+  if [ ! -f "$work/test-classpath.txt" ] || [ pipelines/pom.xml -nt "$work/test-classpath.txt" ]; then
+    (cd pipelines && mvn -q -o -B dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile="$work/test-classpath.txt" >/dev/null)
+  fi
+  echo "pipelines/target/test-classes:pipelines/target/classes:$(cat "$work/test-classpath.txt")"
+}
+
+build() {
+  [ -f pipelines/target/loadprof.jar ] && [ -d pipelines/target/test-classes/dev/loadprof/bench ] \
+    || mvn -q -o -B install -DskipTests
+  mvn -q -o -B -pl pipelines test-compile
+}
+
+# Wall seconds of one command (stdout/stderr to a log).
+timed() {
+  local log="$1"; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >"$log" 2>&1
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+records_of() { # sample + switch + wakeup + task records read, from summary.json
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(r['records']['read'] for r in d['runs']))" "$1"
+}
+
+stages() {
+  build
+  java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.StageThroughput "${1:-32}" "${2:-4}" "${3:-5}"
+}
+
+fleet() {
+  local runs="${1:-100}" dir="$work/fleet-${1:-100}"
+  build
+  [ -f "$dir/expected.tsv" ] || java -cp "$(classpath)" dev.loadprof.bench.GenerateFleet "$dir" "$runs" 1
+  local traces=("$dir"/run-*.txt.gz)
+  echo "fleet: $runs runs, $(du -sh "$dir" | cut -f1) gzip"
+  declare -A times
+  for round in 1 2 3; do
+    for cfg in "direct" "flink --parallelism=1" "flink --parallelism=2"; do
+      local name="${cfg// /_}"
+      # shellcheck disable=SC2086
+      t=$(timed "$work/fleet-$name.log" ./loadprof analyze --out "$work/out-$name" --runner $cfg "${traces[@]}")
+      times[$name]+="$t "
+      echo "round $round $cfg: $t s"
+    done
+  done
+  local records; records=$(records_of "$work/out-direct/summary.json")
+  echo "records read: $records"
+  for name in "${!times[@]}"; do
+    local m; m=$(echo "${times[$name]}" | tr ' ' '\n' | grep . | median)
+    printf "%-28s median %6.1f s  %10.0f records/s\n" "$name" "$m" "$(echo "$records / $m" | bc -l)"
+  done
+  for f in profile.pb.gz histogram.txt functions.txt runs.txt groups.txt summary.json; do
+    cmp -s "$work/out-direct/$f" "$work/out-flink_--parallelism=2/$f" \
+      && echo "identical across runners: $f" || echo "DIFFERS: $f"
+  done
+}
+
+big() {
+  local gb="${1:-3}" cpus=64
+  build
+  # About 0.88 GB of text per 16 s of 64 CPUs busy.
+  local seconds=$(( gb * 18 ))
+  local file="$work/big-${gb}g.txt"
+  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" "$cpus" "$seconds"
+  ls -l "$file"; cat "$file.expected"
+  local out="$work/out-big-${gb}g"
+  rm -rf "$out"
+  local t0 t1
+  t0=$(date +%s.%N)
+  LOADPROF_JAVA_OPTS="-Xmx512m" /usr/bin/time -v ./loadprof analyze --runner flink --parallelism=2 \
+    --out "$out" "$file" >"$work/big.log" 2>"$work/big.time"
+  t1=$(date +%s.%N)
+  grep -E "Maximum resident|Elapsed" "$work/big.time"
+  echo "wall: $(echo "$t1 - $t0" | bc) s"
+  python3 - "$out/summary.json" "$file.expected" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+exp = dict(l.strip().split("=", 1) for l in open(sys.argv[2]) if "=" in l)
+run = s["runs"][0]
+p = next(p for p in run["processes"] if p["pid"] == 7000)
+t = {int(k): v for k, v in p["time_at_load_ns"].items()}
+k_max = max(k for k in t if t[k] > 0)
+print("records read", run["records"]["read"], "balanced", run["records"]["balanced"])
+print("samples", p["samples"], "expected", exp["samples"])
+print("time at load 1", t.get(1), "expected", exp["wall_load1_ns"])
+print("time at load", k_max, t[k_max], "expected", exp.get("wall_load%d_ns" % k_max))
+serial = sum(f["flat_real_pct"] for f in p["top_functions"] if f["name"].startswith("serial_"))
+print("serial real share %.4f%%, expected %.4f%%" % (serial, 100 * float(exp["serial_real_share"])))
+PY
+}
+
+case "${1:-}" in
+  stages) shift; stages "$@" ;;
+  fleet) shift; fleet "$@" ;;
+  big) shift; big "$@" ;;
+  *) sed -n 2,8p "$0"; exit 2 ;;
+esac
