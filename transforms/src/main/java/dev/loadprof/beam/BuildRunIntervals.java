@@ -29,45 +29,11 @@ public final class BuildRunIntervals
             KV<String, EventBlock>>() {
           @ProcessElement
           public void process(@Element EventBlock input, OutputReceiver<KV<String, EventBlock>> out) {
-            EventBlock b = copyOf(input);
+            EventBlock b = input.withSameEvents(); // Beam forbids mutating inputs
             CpuTimeline.replay(b, true);
             out.output(KV.of(runWindowKey(b.runId, b.window), b));
           }
         }))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), EventBlockCoder.of()));
-  }
-
-  /** Beam forbids mutating inputs; the arrays are shared, only the derived fields are new. */
-  private static EventBlock copyOf(EventBlock in) {
-    EventBlock b = new EventBlock();
-    b.runId = in.runId;
-    b.cpu = in.cpu;
-    b.window = in.window;
-    b.windowStartNs = in.windowStartNs;
-    b.windowEndNs = in.windowEndNs;
-    b.runStartNs = in.runStartNs;
-    b.runEndNs = in.runEndNs;
-    b.cpuTail = in.cpuTail;
-    b.sampleIntervalNs = in.sampleIntervalNs;
-    b.periodIsNanoseconds = in.periodIsNanoseconds;
-    b.carryIn = in.carryIn;
-    b.sampleCount = in.sampleCount;
-    b.sampleTime = in.sampleTime;
-    b.sampleTid = in.sampleTid;
-    b.samplePid = in.samplePid;
-    b.samplePeriod = in.samplePeriod;
-    b.sampleStack = in.sampleStack;
-    b.switchCount = in.switchCount;
-    b.switchTime = in.switchTime;
-    b.switchPrevTid = in.switchPrevTid;
-    b.switchPrevPid = in.switchPrevPid;
-    b.switchNextTid = in.switchNextTid;
-    b.switchNextPid = in.switchNextPid;
-    b.wakeupCount = in.wakeupCount;
-    b.wakeupTime = in.wakeupTime;
-    b.wakeupTid = in.wakeupTid;
-    b.frames = in.frames;
-    b.stacks = in.stacks;
-    return b;
   }
 }

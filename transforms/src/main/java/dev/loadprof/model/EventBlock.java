@@ -124,6 +124,43 @@ public final class EventBlock implements Serializable {
     }
   }
 
+  /**
+   * A new block sharing this one's (immutable) event columns, without the fields that interval
+   * building derives, so those can be filled without mutating this block.
+   */
+  public EventBlock withSameEvents() {
+    EventBlock b = new EventBlock();
+    b.runId = runId;
+    b.cpu = cpu;
+    b.window = window;
+    b.windowStartNs = windowStartNs;
+    b.windowEndNs = windowEndNs;
+    b.runStartNs = runStartNs;
+    b.runEndNs = runEndNs;
+    b.cpuTail = cpuTail;
+    b.sampleIntervalNs = sampleIntervalNs;
+    b.periodIsNanoseconds = periodIsNanoseconds;
+    b.carryIn = carryIn;
+    b.sampleCount = sampleCount;
+    b.sampleTime = sampleTime;
+    b.sampleTid = sampleTid;
+    b.samplePid = samplePid;
+    b.samplePeriod = samplePeriod;
+    b.sampleStack = sampleStack;
+    b.switchCount = switchCount;
+    b.switchTime = switchTime;
+    b.switchPrevTid = switchPrevTid;
+    b.switchPrevPid = switchPrevPid;
+    b.switchNextTid = switchNextTid;
+    b.switchNextPid = switchNextPid;
+    b.wakeupCount = wakeupCount;
+    b.wakeupTime = wakeupTime;
+    b.wakeupTid = wakeupTid;
+    b.frames = frames;
+    b.stacks = stacks;
+    return b;
+  }
+
   /** CPU nanoseconds that sample i stands for. */
   public long sampleCpuNs(int i) {
     return periodIsNanoseconds ? samplePeriod[i] : sampleIntervalNs;
