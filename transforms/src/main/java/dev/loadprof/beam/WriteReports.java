@@ -180,13 +180,23 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
         out.write(ConsoleSummary.render(analysis).getBytes(StandardCharsets.UTF_8));
       }
     } catch (UncheckedIOException e) {
+      discard(tmp, written);
       throw e.getCause();
+    } catch (IOException | RuntimeException e) {
+      discard(tmp, written);
+      throw e;
     }
     List<ResourceId> targets = new ArrayList<>();
     for (ResourceId src : written) {
       targets.add(dir.resolve(src.getFilename(), StandardResolveOptions.RESOLVE_FILE));
     }
     FileSystems.rename(written, targets, MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
+    FileSystems.delete(List.of(tmp), MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
+  }
+
+  /** Leaves nothing behind: the outputs appear complete or not at all. */
+  private static void discard(ResourceId tmp, List<ResourceId> written) throws IOException {
+    FileSystems.delete(written, MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
     FileSystems.delete(List.of(tmp), MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
   }
 
