@@ -3,6 +3,7 @@
 #   bench/run.sh stages        per-stage records/s of the plain-Java cores (one thread)
 #   bench/run.sh fleet [N]     end to end over an N-run synthetic fleet: DirectRunner, and
 #                              embedded Flink at parallelism 1 and 2 (3 rounds, medians)
+#   bench/run.sh scale [N]     N copies of one 64-CPU trace: parallelism 1 vs 2 (3 rounds, medians)
 #   bench/run.sh big [GB]      one trace several times the JVM heap (-Xmx512m) on embedded Flink,
 #                              checked against the generator's known answers
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
@@ -75,6 +76,40 @@ fleet() {
   done
 }
 
+# Speedup from parallelism 1 to 2: runs large enough that JVM and Flink start-up do not dominate.
+scale() {
+  local runs="${1:-8}" dir="$work/scale"
+  build
+  mkdir -p "$dir"
+  [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
+  local traces=()
+  for i in $(seq -w 1 "$runs"); do
+    [ -f "$dir/run-$i.txt" ] || ln "$dir/base.txt" "$dir/run-$i.txt"
+    traces+=("$dir/run-$i.txt")
+  done
+  echo "scale: $runs runs of $(du -h "$dir/base.txt" | cut -f1) text each"
+  declare -A times
+  for round in 1 2 3; do
+    for cfg in "flink --parallelism=1" "flink --parallelism=2" "direct"; do
+      local name="${cfg// /_}"
+      # shellcheck disable=SC2086
+      t=$(timed "$work/scale-$name.log" ./loadprof analyze --out "$work/scale-out-$name" --runner $cfg "${traces[@]}")
+      times[$name]+="$t "
+      echo "round $round $cfg: $t s"
+    done
+  done
+  local records; records=$(records_of "$work/scale-out-direct/summary.json")
+  echo "records read: $records"
+  for name in "${!times[@]}"; do
+    local m; m=$(echo "${times[$name]}" | tr ' ' '\n' | grep . | median)
+    printf "%-28s median %6.1f s  %10.0f records/s\n" "$name" "$m" "$(echo "$records / $m" | bc -l)"
+  done
+  for f in profile.pb.gz histogram.txt functions.txt runs.txt summary.json; do
+    cmp -s "$work/scale-out-direct/$f" "$work/scale-out-flink_--parallelism=2/$f" \
+      && echo "identical across runners: $f" || echo "DIFFERS: $f"
+  done
+}
+
 big() {
   local gb="${1:-3}" cpus=64
   build
@@ -113,5 +148,6 @@ case "${1:-}" in
   stages) shift; stages "$@" ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
+  scale) shift; scale "$@" ;;
   *) sed -n 2,8p "$0"; exit 2 ;;
 esac
