@@ -2,8 +2,6 @@ package dev.loadprof.beam;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.Frame;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,19 +21,19 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
 
   @Override
   public void encode(ProcessAccumulator a, OutputStream outStream) throws IOException {
-    DataOutputStream out = new DataOutputStream(outStream);
-    out.writeUTF(a.runId);
-    Varint.writeInt(out, a.pid);
-    Varint.writeLong(out, a.samples);
+    Varint.Sink out = new Varint.Sink(256 + 32 * a.stacks.size());
+    out.writeString(a.runId);
+    out.writeInt(a.pid);
+    out.writeLong(a.samples);
     writeArray(out, a.samplesAtLoad);
     writeArray(out, a.cpuNsAtLoad);
     writeArray(out, a.timeAtLoadNs);
-    Varint.writeLong(out, a.spanStartNs);
-    Varint.writeLong(out, a.spanEndNs);
-    Varint.writeInt(out, a.health.size());
+    out.writeLong(a.spanStartNs);
+    out.writeLong(a.spanEndNs);
+    out.writeInt(a.health.size());
     for (Map.Entry<String, Long> e : a.health.entrySet()) {
-      out.writeUTF(e.getKey());
-      Varint.writeLong(out, e.getValue());
+      out.writeString(e.getKey());
+      out.writeLong(e.getValue());
     }
     Map<Frame, Integer> frameIds = new HashMap<>();
     List<Frame> frames = new ArrayList<>();
@@ -46,62 +44,62 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
         }
       }
     }
-    Varint.writeInt(out, frames.size());
+    out.writeInt(frames.size());
     for (Frame f : frames) {
-      EventBlockCoder.writeString(out, f.symbol());
-      EventBlockCoder.writeString(out, f.dso());
+      out.writeString(f.symbol());
+      out.writeString(f.dso());
     }
-    Varint.writeInt(out, a.stacks.size());
+    out.writeInt(a.stacks.size());
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
       Frame[] stack = e.getKey().stack();
-      Varint.writeInt(out, e.getKey().load());
-      Varint.writeInt(out, stack.length);
+      out.writeInt(e.getKey().load());
+      out.writeInt(stack.length);
       for (Frame f : stack) {
-        Varint.writeInt(out, frameIds.get(f));
+        out.writeInt(frameIds.get(f));
       }
-      Varint.writeLong(out, e.getValue()[0]);
-      Varint.writeLong(out, e.getValue()[1]);
+      out.writeLong(e.getValue()[0]);
+      out.writeLong(e.getValue()[1]);
     }
-    out.flush();
+    out.writeDelimitedTo(outStream);
   }
 
   @Override
   public ProcessAccumulator decode(InputStream inStream) throws IOException {
-    DataInputStream in = new DataInputStream(inStream);
-    ProcessAccumulator a = new ProcessAccumulator(in.readUTF(), Varint.readInt(in));
-    a.samples = Varint.readLong(in);
+    Varint.Source in = Varint.Source.readDelimitedFrom(inStream);
+    ProcessAccumulator a = new ProcessAccumulator(in.readString(), in.readInt());
+    a.samples = in.readLong();
     a.samplesAtLoad = readArray(in);
     a.cpuNsAtLoad = readArray(in);
     a.timeAtLoadNs = readArray(in);
-    a.spanStartNs = Varint.readLong(in);
-    a.spanEndNs = Varint.readLong(in);
-    int healthCount = Varint.readInt(in);
+    a.spanStartNs = in.readLong();
+    a.spanEndNs = in.readLong();
+    int healthCount = in.readInt();
     for (int i = 0; i < healthCount; i++) {
-      a.health.put(in.readUTF(), Varint.readLong(in));
+      a.health.put(in.readString(), in.readLong());
     }
-    Frame[] frames = new Frame[Varint.readInt(in)];
+    Frame[] frames = new Frame[in.readInt()];
     for (int i = 0; i < frames.length; i++) {
-      frames[i] = new Frame(EventBlockCoder.readString(in), EventBlockCoder.readString(in));
+      frames[i] = new Frame(in.readString(), in.readString());
     }
-    int stackCount = Varint.readInt(in);
+    int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {
-      int load = Varint.readInt(in);
-      Frame[] stack = new Frame[Varint.readInt(in)];
+      int load = in.readInt();
+      Frame[] stack = new Frame[in.readInt()];
       for (int f = 0; f < stack.length; f++) {
-        stack[f] = frames[Varint.readInt(in)];
+        stack[f] = frames[in.readInt()];
       }
       a.stacks.put(new ProcessAccumulator.LoadStack(load, stack),
-          new long[] {Varint.readLong(in), Varint.readLong(in)});
+          new long[] {in.readLong(), in.readLong()});
     }
     return a;
   }
 
-  private static void writeArray(DataOutputStream out, long[] a) throws IOException {
-    Varint.writeInt(out, a.length);
-    Varint.writeLongs(out, a, a.length);
+  private static void writeArray(Varint.Sink out, long[] a) {
+    out.writeInt(a.length);
+    out.writeLongs(a, a.length);
   }
 
-  private static long[] readArray(DataInputStream in) throws IOException {
-    return Varint.readLongs(in, Varint.readInt(in));
+  private static long[] readArray(Varint.Source in) throws IOException {
+    return in.readLongs(in.readInt());
   }
 }
