@@ -392,6 +392,32 @@ class CliTest {
     assertEquals(0, none.summary().get("runs").get(0).get("processes").size());
   }
 
+  /**
+   * Every record read is analyzed or skipped with a reason, with and without a filter: the
+   * samples a filter removes move from samples_in_profiles to samples_filtered_out.
+   */
+  @Test
+  void everyRecordIsAnalyzedOrSkippedWithAReason() throws Exception {
+    JsonNode whole = E2e.analyzeCached(phases()).summary().get("runs").get(0).get("records");
+    JsonNode only = E2e.analyze(dir.resolve("acct"), "--comm", "^phases$", phases()).assertOk()
+        .summary().get("runs").get(0).get("records");
+    for (JsonNode r : List.of(whole, only)) {
+      assertTrue(r.get("balanced").asBoolean(), r.toString());
+      long sum = 0;
+      for (JsonNode part : List.of(r.get("analyzed"), r.get("skipped"))) {
+        for (JsonNode n : part) {
+          sum += n.asLong();
+        }
+      }
+      assertEquals(r.get("read").asLong(), sum, r.toString());
+    }
+    long filtered = only.get("skipped").get("samples_filtered_out").asLong();
+    assertThat(filtered, greaterThan(0L));
+    assertEquals(whole.get("analyzed").get("samples_in_profiles").asLong(),
+        only.get("analyzed").get("samples_in_profiles").asLong() + filtered);
+    assertEquals(whole.get("read"), only.get("read"));
+  }
+
   // ------------------------------------------------------------------ helpers
 
   private static ProfileProto.Profile profile(Path out) throws IOException {
