@@ -3,8 +3,7 @@ package dev.loadprof.bench;
 import dev.loadprof.load.BlockBuilder;
 import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.load.InMemoryAnalysis;
-import dev.loadprof.model.Frame;
-import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.parse.CountingSink;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.synth.SyntheticTrace;
 import java.io.ByteArrayInputStream;
@@ -74,7 +73,7 @@ public final class StageThroughput {
   private static void runStage(int stage, byte[] text) throws Exception {
     ByteArrayInputStream in = new ByteArrayInputStream(text);
     switch (stage) {
-      case 0 -> new PerfScriptParser().read(in, "bench", new NullSink());
+      case 0 -> new PerfScriptParser().read(in, "bench", new CountingSink());
       case 1 -> {
         BlockBuilder b = new BlockBuilder("bench", "bench", WINDOW_NS, null, block -> { });
         new PerfScriptParser().read(in, "bench", b);
@@ -91,62 +90,14 @@ public final class StageThroughput {
   }
 
   private static long countEvents(byte[] text) throws Exception {
-    NullSink sink = new NullSink();
+    CountingSink sink = new CountingSink();
     new PerfScriptParser().read(new ByteArrayInputStream(text), "bench", sink);
-    return sink.records;
+    return sink.events;
   }
 
   private static double median(double[] a) {
     double[] s = a.clone();
     Arrays.sort(s);
     return s[s.length / 2];
-  }
-
-  /** Counts records and does nothing else. */
-  private static final class NullSink implements TraceEventSink {
-    long records;
-
-    @Override
-    public void sample(long t, int cpu, int pid, int tid, String comm, String event, long period,
-        Frame[] stack) {
-      records++;
-    }
-
-    @Override
-    public void schedSwitch(long t, int cpu, long period, int prevPid, int prevTid,
-        String prevComm, String prevState, int nextTid, String nextComm) {
-      records++;
-    }
-
-    @Override
-    public void schedWakeup(long t, int cpu, int tid, String comm, int targetCpu) {
-      records++;
-    }
-
-    @Override
-    public void comm(long t, int pid, int tid, String comm, boolean exec) {
-      records++;
-    }
-
-    @Override
-    public void fork(long t, int pid, int tid, int parentPid, int parentTid) {
-      records++;
-    }
-
-    @Override
-    public void exit(long t, int pid, int tid) {
-      records++;
-    }
-
-    @Override
-    public void lost(long t, long count) {}
-
-    @Override
-    public void ignored(String event) {
-      records++;
-    }
-
-    @Override
-    public void malformed(long lineNumber, String reason, String line) {}
   }
 }

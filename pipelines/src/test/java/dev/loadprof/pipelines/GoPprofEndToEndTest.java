@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loadprof.pipelines.E2e.Cli;
+import dev.loadprof.report.GoPprof;
 import dev.loadprof.pipelines.E2e.FunctionRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,20 +49,14 @@ class GoPprofEndToEndTest {
   private static final Set<String> PARALLEL = Set.of("parallel_phase", "parallel_worker");
 
   @TempDir static Path dir;
-  private static Path go;
+  private static GoPprof goPprof;
   private static int pid;
   private static Cli all;
   private static Cli loadOne;
 
   @BeforeAll
   static void analyze() throws IOException {
-    go = E2e.onPath("go");
-    if (go == null) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("go is not on PATH; CI must install golang-go for the pprof end-to-end test");
-      }
-      assumeTrue(false, "go is not on PATH; skipping the go tool pprof end-to-end test");
-    }
+    goPprof = GoPprof.inDir(dir);
     pid = E2e.windows(E2e.windowsFile("phases")).get(0).pid();
     String trace = E2e.trace("phases").toString();
     all = E2e.analyze(Files.createDirectories(dir.resolve("all")), "--pid",
@@ -255,34 +250,10 @@ class GoPprofEndToEndTest {
     };
   }
 
-  /** Runs go tool pprof offline on the run's profile, with HOME in a temporary directory. */
+  /** Runs stock go tool pprof on the run's profile. */
   private static String pprof(Cli run, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(go.toString(), "tool", "pprof"));
-    cmd.addAll(List.of(args));
-    cmd.add(run.out().resolve("profile.pb.gz").toString());
-    Path home = Files.createDirectories(dir.resolve("home"));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-    Map<String, String> env = pb.environment();
-    env.put("HOME", home.toString());
-    env.put("PPROF_TMPDIR", home.toString());
-    env.put("GOPROXY", "off");
-    env.put("GOTOOLCHAIN", "local");
-    env.put("GOFLAGS", "-mod=mod");
-    Path stderr = Files.createTempFile(dir, "pprof", ".stderr");
-    pb.redirectError(stderr.toFile());
-    Process p = pb.start();
-    p.getOutputStream().close();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (InputStream in = p.getInputStream()) {
-      in.transferTo(out);
-    }
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      fail("go tool pprof timed out: " + cmd);
-    }
-    String text = out.toString(StandardCharsets.UTF_8);
-    System.out.println("$ go tool pprof " + String.join(" ", args) + "\n" + text);
-    assertEquals(0, p.exitValue(), "go tool pprof failed: " + Files.readString(stderr));
-    return text;
+    String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = run.out().resolve("profile.pb.gz").toString();
+    return goPprof.run(all);
   }
 }

@@ -44,20 +44,14 @@ class GoPprofTest {
       Pattern.compile("^\\s*(\\d+\\.\\d{2})%\\s+\\S+%\\s+\\S+%\\s+\\S+\\s+\\S+%\\s{2}(.+)$");
 
   @TempDir static Path dir;
-  private static Path go;
+  private static GoPprof pprof;
   private static Path profile;
   private static Map<String, String> functionsFlat;
   private static Analysis analysis;
 
   @BeforeAll
   static void writeProfile() throws IOException {
-    go = findOnPath("go");
-    if (go == null) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("go is not on PATH; CI must install golang-go for the pprof compatibility test");
-      }
-      assumeTrue(false, "go is not on PATH; skipping the go tool pprof test");
-    }
+    pprof = GoPprof.inDir(dir);
     analysis = Fixtures.singleProcess();
     Reports.writeAll(
         analysis,
@@ -81,7 +75,7 @@ class GoPprofTest {
 
   @Test
   void topFlatPercentEqualsFunctionsTxt() throws Exception {
-    Map<String, String> top = topRows(pprof("-top", "-sample_index=wall", profile.toString()));
+    Map<String, String> top = topRows(pprof.run("-top", "-sample_index=wall", profile.toString()));
     assertEquals(functionsFlat.keySet(), top.keySet());
     for (var e : top.entrySet()) {
       double pprofPct = Double.parseDouble(e.getValue());
@@ -98,7 +92,7 @@ class GoPprofTest {
 
   @Test
   void tagfocusLoadOneShowsOnlyLoadOneFunctions() throws Exception {
-    Map<String, String> top = topRows(pprof("-top", "-tagfocus=load=1", profile.toString()));
+    Map<String, String> top = topRows(pprof.run("-top", "-tagfocus=load=1", profile.toString()));
     assertEquals(functionsAtLoads(1, 1), top.keySet());
     assertTrue(top.containsKey("spin_lock"));
     assertFalse(top.containsKey("hash_rows"));
@@ -106,14 +100,14 @@ class GoPprofTest {
 
   @Test
   void tagfocusLoadRangeShowsOnlyThoseLoads() throws Exception {
-    Map<String, String> top = topRows(pprof("-top", "-tagfocus=load=2:8", profile.toString()));
+    Map<String, String> top = topRows(pprof.run("-top", "-tagfocus=load=2:8", profile.toString()));
     assertEquals(functionsAtLoads(2, 8), top.keySet());
     assertFalse(top.containsKey("spin_lock"));
   }
 
   @Test
   void tagsListsLoadProcessPidAndRun() throws Exception {
-    String out = pprof("-tags", profile.toString());
+    String out = pprof.run("-tags", profile.toString());
     for (String key : List.of("load", "process", "pid", "run")) {
       assertThat(out, containsString(" " + key + ": Total"));
     }
@@ -148,53 +142,5 @@ class GoPprofTest {
       }
     }
     return rows;
-  }
-
-  /** Runs go tool pprof offline, with HOME and pprof's temp dir in the test's temp dir. */
-  private static String pprof(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(go.toString(), "tool", "pprof"));
-    cmd.addAll(List.of(args));
-    Path home = Files.createDirectories(dir.resolve("home"));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-    Map<String, String> env = pb.environment();
-    env.put("HOME", home.toString());
-    env.put("PPROF_TMPDIR", home.toString());
-    env.put("GOPROXY", "off");
-    env.put("GOTOOLCHAIN", "local");
-    env.put("GOFLAGS", "-mod=mod");
-    for (String proxy : List.of("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY")) {
-      env.remove(proxy);
-    }
-    Path stderr = dir.resolve("pprof.stderr");
-    pb.redirectError(stderr.toFile());
-    Process p = pb.start();
-    p.getOutputStream().close();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (InputStream in = p.getInputStream()) {
-      in.transferTo(out);
-    }
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      fail("go tool pprof timed out: " + cmd);
-    }
-    String text = out.toString(StandardCharsets.UTF_8);
-    // Shown in the test log, so a reader can see what stock pprof made of the profile.
-    System.out.println("$ " + String.join(" ", cmd.subList(1, cmd.size())) + "\n" + text);
-    assertEquals(0, p.exitValue(), "go tool pprof failed: " + Files.readString(stderr));
-    return text;
-  }
-
-  private static Path findOnPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String d : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(d, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 }

@@ -1,0 +1,91 @@
+package dev.loadprof.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Stock {@code go tool pprof}, run offline for tests that check what real pprof makes of
+ * loadprof's profiles. Without go the test is skipped, except under CI=true, where it fails: CI
+ * installs go (Debian package golang-go).
+ */
+public final class GoPprof {
+  private final Path go;
+  private final Path workDir;
+
+  private GoPprof(Path go, Path workDir) {
+    this.go = go;
+    this.workDir = workDir;
+  }
+
+  /** pprof with its HOME and temp dir under workDir; skips (or fails on CI) without go. */
+  public static GoPprof inDir(Path workDir) {
+    Path go = onPath("go");
+    if (go == null) {
+      if ("true".equals(System.getenv("CI"))) {
+        fail("go is not on PATH; CI must install golang-go for the go tool pprof tests");
+      }
+      assumeTrue(false, "go is not on PATH; skipping the go tool pprof test");
+    }
+    return new GoPprof(go, workDir);
+  }
+
+  /** Runs {@code go tool pprof ARGS...}; returns its stdout, failing on a non-zero exit. */
+  public String run(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(go.toString(), "tool", "pprof"));
+    cmd.addAll(List.of(args));
+    Path home = Files.createDirectories(workDir.resolve("home"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
+    Map<String, String> env = pb.environment();
+    env.put("HOME", home.toString());
+    env.put("PPROF_TMPDIR", home.toString());
+    env.put("GOPROXY", "off");
+    env.put("GOTOOLCHAIN", "local");
+    env.put("GOFLAGS", "-mod=mod");
+    for (String proxy : List.of("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY")) {
+      env.remove(proxy);
+    }
+    Path stderr = Files.createTempFile(workDir, "pprof", ".stderr");
+    pb.redirectError(stderr.toFile());
+    Process p = pb.start();
+    p.getOutputStream().close();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (InputStream in = p.getInputStream()) {
+      in.transferTo(out);
+    }
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      fail("go tool pprof timed out: " + cmd);
+    }
+    String text = out.toString(StandardCharsets.UTF_8);
+    // Shown in the test log, so a reader can see what stock pprof made of the profile.
+    System.out.println("$ go tool pprof " + String.join(" ", args) + "\n" + text);
+    assertEquals(0, p.exitValue(), "go tool pprof failed: " + Files.readString(stderr));
+    return text;
+  }
+
+  private static Path onPath(String name) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return null;
+    }
+    for (String d : path.split(File.pathSeparator)) {
+      Path candidate = Path.of(d, name);
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+}
