@@ -317,8 +317,14 @@ public final class LoadprofCli {
         .resolve(WriteReports.CONSOLE_SUMMARY_FILE, StandardResolveOptions.RESOLVE_FILE);
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      out.println("Outputs in " + outDir + "/: profile.pb.gz (go tool pprof), histogram.txt,"
-          + " functions.txt, flame.folded, summary.json");
+      List<String> names = new ArrayList<>(List.of("profile.pb.gz (go tool pprof)",
+          "histogram.txt", "functions.txt", "flame.folded", "summary.json"));
+      for (String many : List.of("runs.txt", "groups.txt")) {
+        if (exists(outDir, many)) {
+          names.add(many);
+        }
+      }
+      out.println("Outputs in " + outDir + "/: " + String.join(", ", names));
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
     }
@@ -343,6 +349,16 @@ public final class LoadprofCli {
       reasons.add("(could not read " + file + ": " + e.getMessage() + ")");
     }
     return reasons;
+  }
+
+  private static boolean exists(String dir, String name) {
+    try {
+      ResourceId file = FileSystems.matchNewResource(dir, true)
+          .resolve(name, StandardResolveOptions.RESOLVE_FILE);
+      return FileSystems.match(file.toString()).status() == MatchResult.Status.OK;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static long counter(PipelineResult result, String name) {

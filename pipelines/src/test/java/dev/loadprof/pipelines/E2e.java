@@ -255,18 +255,4 @@ final class E2e {
     return out;
   }
 
-  /** Finds an executable on PATH, or null. */
-  static Path onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String d : path.split(java.io.File.pathSeparator)) {
-      Path candidate = Path.of(d, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
-  }
 }
