@@ -205,12 +205,11 @@ public final class LoadprofCli {
 
   /** A cluster job against a master that is not up fails late and obscurely; say it now. */
   private static void checkFlinkMasterReachable(AnalyzeOptions options) throws UsageException {
-    String master;
-    try {
-      master = (String) options.getClass().getMethod("getFlinkMaster").invoke(options);
-    } catch (ReflectiveOperationException | ClassCastException e) {
-      return; // not a Flink run
+    if (!options.getRunner().getSimpleName().equals("FlinkRunner")) {
+      return;
     }
+    String master = options.as(org.apache.beam.runners.flink.FlinkPipelineOptions.class)
+        .getFlinkMaster();
     if (master == null || master.startsWith("[")) {
       return; // [local], [auto]: embedded
     }
@@ -277,6 +276,12 @@ public final class LoadprofCli {
     List<String> files = new ArrayList<>();
     Map<String, String> byRunId = new HashMap<>();
     for (String spec : traces) {
+      if (isLocalLiteral(spec) && !java.nio.file.Files.exists(java.nio.file.Paths.get(spec))) {
+        // Checked here: Beam's local match of a missing path walks the tree from its nearest
+        // existing parent, which for "/missing.txt.gz" is the whole disk.
+        throw new UsageException("no such trace: " + spec
+            + " (give perf script output, plain or .gz)");
+      }
       MatchResult match;
       try {
         match = FileSystems.match(spec);
@@ -351,10 +356,18 @@ public final class LoadprofCli {
     return reasons;
   }
 
+  /** A local path with no glob characters. */
+  static boolean isLocalLiteral(String spec) {
+    return !spec.contains("://") && spec.chars().noneMatch(c -> "*?[{".indexOf(c) >= 0);
+  }
+
   private static boolean exists(String dir, String name) {
     try {
       ResourceId file = FileSystems.matchNewResource(dir, true)
           .resolve(name, StandardResolveOptions.RESOLVE_FILE);
+      if ("file".equals(file.getScheme())) {
+        return java.nio.file.Files.exists(java.nio.file.Paths.get(file.toString()));
+      }
       return FileSystems.match(file.toString()).status() == MatchResult.Status.OK;
     } catch (IOException e) {
       return false;

@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -106,6 +107,31 @@ class CliTest {
     assertThat(cli.stderr(), startsWith("loadprof: "));
     assertThat(cli.stderr(), containsString(missing.toString()));
     assertFalse(Files.exists(dir.resolve("out/summary.json")), "no outputs for bad usage");
+  }
+
+  /**
+   * A missing file in a missing directory near the root: Beam's local match would walk the
+   * whole disk from "/" looking for it; the CLI must answer at once (the timeout guards a hang,
+   * it is not a speed target).
+   */
+  @Test
+  void missingFileUnderTheRootIsRefusedWithoutWalkingTheDisk() {
+    String missing = "/no-such-dir-for-loadprof/trace.txt.gz";
+    Cli cli = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+        () -> E2e.analyze(dir.resolve("out"), missing));
+    assertEquals(2, cli.exit());
+    assertThat(cli.stderr(), containsString("no such trace: " + missing));
+  }
+
+  /** A cluster runner with nothing listening fails at once with a message, not a stack trace. */
+  @Test
+  void clusterRunnerWithoutAClusterIsBadUsage() throws IOException {
+    Path config = dir.resolve("dead-cluster.properties");
+    Files.writeString(config, "runner=FlinkRunner\nflinkMaster=127.0.0.1:1\nparallelism=1\n");
+    Cli cli = E2e.analyze(dir.resolve("out"), "--runner", config.toString(), phases());
+    assertEquals(2, cli.exit(), cli.stderr());
+    assertThat(cli.stderr(), containsString("no Flink cluster answers at 127.0.0.1:1"));
+    assertThat(cli.stderr(), containsString("scripts/flink-cluster.sh start"));
   }
 
   @Test
