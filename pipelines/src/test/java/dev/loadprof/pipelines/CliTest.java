@@ -123,6 +123,25 @@ class CliTest {
     assertThat(cli.stderr(), containsString("no such trace: " + missing));
   }
 
+  /**
+   * A .gz cut in the middle: what was read is analyzed, and the cut is reported like a malformed
+   * line, with the file, the line where the input ended and what to do.
+   */
+  @Test
+  void truncatedGzipIsAnalyzedUpToTheCutAndReported() throws Exception {
+    Path cut = dir.resolve("cut.txt.gz");
+    byte[] whole = Files.readAllBytes(Path.of(phases()));
+    Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 3));
+    Cli cli = E2e.analyze(dir.resolve("cut-out"), cut.toString()).assertOk();
+    JsonNode run = cli.summary().get("runs").get(0);
+    assertEquals(1, run.get("health").get("malformed_lines").asLong());
+    String example = run.get("malformed_examples").get(0).asText();
+    assertThat(example, startsWith(cut + ":"));
+    assertThat(example, containsString("truncated or corrupt"));
+    assertThat(run.get("health").get("sample_records").asLong(), greaterThan(1000L));
+    assertTrue(run.get("records").get("balanced").asBoolean());
+  }
+
   /** A cluster runner with nothing listening fails at once with a message, not a stack trace. */
   @Test
   void clusterRunnerWithoutAClusterIsBadUsage() throws IOException {

@@ -6,11 +6,13 @@ import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.TraceFiles;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.util.Map;
+import java.util.zip.ZipException;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -90,6 +92,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
               file.sizeBytes());
           InputStream text = TraceFiles.open(counted)) {
         parser.read(text, path, builder);
+      } catch (EOFException | ZipException e) {
+        // A cut or damaged .gz: keep what was read, and say loudly where the input ended.
+        builder.malformed(parser.lineCount() + 1, "the input ends early (" + e.getMessage()
+            + "): the file is truncated or corrupt; everything before this line was analyzed."
+            + " Re-create the file", "");
       }
       RunInfo info = builder.finish();
       info.host = parser.hostName();
