@@ -48,35 +48,41 @@ stages() {
   java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.StageThroughput "${1:-32}" "${2:-4}" "${3:-5}"
 }
 
-fleet() {
-  local runs="${1:-100}" dir="$work/fleet-${1:-100}"
-  build
-  [ -f "$dir/expected.tsv" ] || java -cp "$(classpath)" dev.loadprof.bench.GenerateFleet "$dir" "$runs" 1
-  local traces=("$dir"/run-*.txt.gz)
-  echo "fleet: $runs runs, $(du -sh "$dir" | cut -f1) gzip"
+# Runs `analyze` 3 rounds per runner setting over the given traces; prints medians and
+# records/s, and checks that the runners' outputs are byte-identical.
+compare_runners() {
+  local tag="$1"; shift
   declare -A times
   for round in 1 2 3; do
     for cfg in "direct" "flink --parallelism=1" "flink --parallelism=2"; do
       local name="${cfg// /_}"
       # shellcheck disable=SC2086
-      t=$(timed "$work/fleet-$name.log" ./loadprof analyze --out "$work/out-$name" --runner $cfg "${traces[@]}")
+      t=$(timed "$work/$tag-$name.log" ./loadprof analyze --out "$work/$tag-out-$name" --runner $cfg "$@")
       times[$name]+="$t "
       echo "round $round $cfg: $t s"
     done
   done
-  local records; records=$(records_of "$work/out-direct/summary.json")
+  local records; records=$(records_of "$work/$tag-out-direct/summary.json")
   echo "records read: $records"
   for name in "${!times[@]}"; do
     local m; m=$(echo "${times[$name]}" | tr ' ' '\n' | grep . | median)
     printf "%-28s median %6.1f s  %10.0f records/s\n" "$name" "$m" "$(echo "$records / $m" | bc -l)"
   done
   for f in profile.pb.gz histogram.txt functions.txt runs.txt groups.txt summary.json; do
-    cmp -s "$work/out-direct/$f" "$work/out-flink_--parallelism=2/$f" \
+    cmp -s "$work/$tag-out-direct/$f" "$work/$tag-out-flink_--parallelism=2/$f" \
       && echo "identical across runners: $f" || echo "DIFFERS: $f"
   done
 }
 
-# Speedup from parallelism 1 to 2: runs large enough that JVM and Flink start-up do not dominate.
+fleet() {
+  local runs="${1:-100}" dir="$work/fleet-${1:-100}"
+  build
+  [ -f "$dir/expected.tsv" ] || java -cp "$(classpath)" dev.loadprof.bench.GenerateFleet "$dir" "$runs" 1
+  echo "fleet: $runs runs, $(du -sh "$dir" | cut -f1) gzip"
+  compare_runners fleet "$dir"/run-*.txt.gz
+}
+
+# Parallelism 1 vs 2 on runs large enough that JVM and Flink start-up do not dominate.
 scale() {
   local runs="${1:-8}" dir="$work/scale"
   build
@@ -88,26 +94,7 @@ scale() {
     traces+=("$dir/run-$i.txt")
   done
   echo "scale: $runs runs of $(du -h "$dir/base.txt" | cut -f1) text each"
-  declare -A times
-  for round in 1 2 3; do
-    for cfg in "flink --parallelism=1" "flink --parallelism=2" "direct"; do
-      local name="${cfg// /_}"
-      # shellcheck disable=SC2086
-      t=$(timed "$work/scale-$name.log" ./loadprof analyze --out "$work/scale-out-$name" --runner $cfg "${traces[@]}")
-      times[$name]+="$t "
-      echo "round $round $cfg: $t s"
-    done
-  done
-  local records; records=$(records_of "$work/scale-out-direct/summary.json")
-  echo "records read: $records"
-  for name in "${!times[@]}"; do
-    local m; m=$(echo "${times[$name]}" | tr ' ' '\n' | grep . | median)
-    printf "%-28s median %6.1f s  %10.0f records/s\n" "$name" "$m" "$(echo "$records / $m" | bc -l)"
-  done
-  for f in profile.pb.gz histogram.txt functions.txt runs.txt summary.json; do
-    cmp -s "$work/scale-out-direct/$f" "$work/scale-out-flink_--parallelism=2/$f" \
-      && echo "identical across runners: $f" || echo "DIFFERS: $f"
-  done
+  compare_runners scale "${traces[@]}"
 }
 
 big() {

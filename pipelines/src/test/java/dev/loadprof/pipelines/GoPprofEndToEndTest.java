@@ -42,8 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GoPprofEndToEndTest {
   /** A -top row: flat flat% sum% cum cum% name. */
-  private static final Pattern TOP_ROW =
-      Pattern.compile("^\\s*(\\S+)\\s+(\\S+)%\\s+(\\S+)%\\s+(\\S+)\\s+(\\S+)%\\s+(.+)$");
   /** A -tags value row: "  1.5s (60.12%): 1". */
   private static final Pattern TAG_ROW = Pattern.compile("^\\s*(\\S+)\\s+\\(\\s*(\\S+)%\\):\\s+(.+)$");
   private static final Set<String> PARALLEL = Set.of("parallel_phase", "parallel_worker");
@@ -216,20 +214,8 @@ class GoPprofEndToEndTest {
     return values;
   }
 
-  /** Function name to {flat, flat%} of the rows of a -top report, in report order. */
   private static Map<String, String[]> topRows(String report) {
-    Map<String, String[]> rows = new LinkedHashMap<>();
-    boolean inTable = false;
-    for (String line : report.split("\n")) {
-      if (line.trim().startsWith("flat ")) {
-        inTable = true;
-        continue;
-      }
-      Matcher m = TOP_ROW.matcher(line);
-      if (inTable && m.matches()) {
-        rows.put(m.group(6).trim(), new String[] {m.group(1), m.group(2).trim()});
-      }
-    }
+    Map<String, String[]> rows = GoPprof.topRows(report);
     assertFalse(rows.isEmpty(), "no rows in\n" + report);
     return rows;
   }

@@ -11,9 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Stock {@code go tool pprof}, run offline for tests that check what real pprof makes of
@@ -73,6 +76,27 @@ public final class GoPprof {
     System.out.println("$ go tool pprof " + String.join(" ", args) + "\n" + text);
     assertEquals(0, p.exitValue(), "go tool pprof failed: " + Files.readString(stderr));
     return text;
+  }
+
+  /** A row of pprof's -top table: flat, flat%, sum%, cum, cum%, name. */
+  private static final Pattern TOP_ROW =
+      Pattern.compile("^\\s*(\\S+)\\s+(\\S+)%\\s+(\\S+)%\\s+(\\S+)\\s+(\\S+)%\\s+(.+)$");
+
+  /** Function name to {flat, flat%} for the rows of a -top report, in report order. */
+  public static Map<String, String[]> topRows(String report) {
+    Map<String, String[]> rows = new LinkedHashMap<>();
+    boolean inTable = false;
+    for (String line : report.split("\n")) {
+      if (line.trim().startsWith("flat ")) {
+        inTable = true;
+        continue;
+      }
+      Matcher m = TOP_ROW.matcher(line);
+      if (inTable && m.matches()) {
+        rows.put(m.group(6).trim(), new String[] {m.group(1), m.group(2).trim()});
+      }
+    }
+    return rows;
   }
 
   private static Path onPath(String name) {

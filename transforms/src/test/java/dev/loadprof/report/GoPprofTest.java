@@ -37,8 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GoPprofTest {
   /** A -top row: flat flat% sum% cum cum% name. */
-  private static final Pattern TOP_ROW =
-      Pattern.compile("^\\s*(\\S+)\\s+(\\S+)%\\s+(\\S+)%\\s+(\\S+)\\s+(\\S+)%\\s+(.+)$");
   /** A functions.txt row: flat% cum% cpu% avgload saved% name. */
   private static final Pattern FUNCTIONS_ROW =
       Pattern.compile("^\\s*(\\d+\\.\\d{2})%\\s+\\S+%\\s+\\S+%\\s+\\S+\\s+\\S+%\\s{2}(.+)$");
@@ -130,17 +128,7 @@ class GoPprofTest {
   /** Function name to flat% of the rows of a -top report. */
   private static Map<String, String> topRows(String report) {
     Map<String, String> rows = new TreeMap<>();
-    boolean inTable = false;
-    for (String line : report.split("\n")) {
-      if (line.trim().startsWith("flat ")) {
-        inTable = true;
-        continue;
-      }
-      Matcher m = TOP_ROW.matcher(line);
-      if (inTable && m.matches()) {
-        rows.put(m.group(6).trim(), m.group(2).trim());
-      }
-    }
+    GoPprof.topRows(report).forEach((name, row) -> rows.put(name, row[1]));
     return rows;
   }
 }
