@@ -21,7 +21,6 @@ import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
  * {@code loadprof archive --out ARCHIVE TRACE...}: parses traces once into an archive that
@@ -52,13 +51,7 @@ final class ArchiveCommand {
     if (traces.isEmpty()) {
       throw new UsageException("no trace given; " + USAGE);
     }
-    AnalyzeOptions options;
-    try {
-      options = PipelineOptionsFactory.fromArgs(beamArgs.toArray(new String[0]))
-          .as(AnalyzeOptions.class);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage() + "; run loadprof --help");
-    }
+    AnalyzeOptions options = LoadprofCli.parseOptions(beamArgs);
     FileSystems.setDefaultPipelineOptions(options);
     String archive = options.getOut();
     checkIsArchiveOrEmpty(archive);

@@ -110,13 +110,7 @@ public final class LoadprofCli {
     if (inputs.isEmpty()) {
       throw new UsageException("no trace given; usage: loadprof analyze [options] TRACE...");
     }
-    AnalyzeOptions options;
-    try {
-      options = PipelineOptionsFactory.fromArgs(beamArgs.toArray(new String[0]))
-          .as(AnalyzeOptions.class);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage() + "; run loadprof --help");
-    }
+    AnalyzeOptions options = parseOptions(beamArgs);
     validate(options);
     checkFlinkMasterReachable(options);
     FileSystems.setDefaultPipelineOptions(options);
@@ -176,6 +170,16 @@ public final class LoadprofCli {
       beamArgs.add("--" + beamName + "=" + value);
     }
     return beamArgs;
+  }
+
+  /** Beam arguments (after {@link #translate}) as options; a bad one is bad usage. */
+  static AnalyzeOptions parseOptions(List<String> beamArgs) throws UsageException {
+    try {
+      return PipelineOptionsFactory.fromArgs(beamArgs.toArray(new String[0]))
+          .as(AnalyzeOptions.class);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage() + "; run loadprof --help");
+    }
   }
 
   /**

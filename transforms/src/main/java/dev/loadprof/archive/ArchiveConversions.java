@@ -45,13 +45,18 @@ public final class ArchiveConversions {
     for (Frame f : b.frames) {
       frames.add(new FrameRecord(f.symbol(), f.dso()));
     }
-    ColumnBytes.Writer lengths = new ColumnBytes.Writer(b.stacks.length);
-    ColumnBytes.Writer frameIds = new ColumnBytes.Writer(b.stacks.length * 8);
+    // The stack table as two flat columns: each stack's length, then all frame ids in a row.
+    int[] lengths = new int[b.stacks.length];
+    int total = 0;
+    for (int i = 0; i < b.stacks.length; i++) {
+      lengths[i] = b.stacks[i].length;
+      total += lengths[i];
+    }
+    int[] frameIds = new int[total];
+    int at = 0;
     for (int[] stack : b.stacks) {
-      lengths.writeLong(stack.length);
-      for (int frame : stack) {
-        frameIds.writeLong(frame);
-      }
+      System.arraycopy(stack, 0, frameIds, at, stack.length);
+      at += stack.length;
     }
     return EventBlockRecord.newBuilder()
         .setRunId(b.runId)
@@ -82,8 +87,8 @@ public final class ArchiveConversions {
         .setWakeupTid(ColumnBytes.ints(b.wakeupTid, w))
         .setFrames(frames)
         .setStackCount(b.stacks.length)
-        .setStackLengths(lengths.toByteBuffer())
-        .setStackFrames(frameIds.toByteBuffer())
+        .setStackLengths(ColumnBytes.ints(lengths, lengths.length))
+        .setStackFrames(ColumnBytes.ints(frameIds, total))
         .setHealth(new HashMap<>(b.health))
         .build();
   }
@@ -134,15 +139,21 @@ public final class ArchiveConversions {
       b.frames[i] = new Frame(frames.get(i).getSymbol(), frames.get(i).getDso());
     }
     int[] lengths = ColumnBytes.readInts(r.getStackLengths(), r.getStackCount(), "stack_lengths");
-    ColumnBytes.Reader frameIds = new ColumnBytes.Reader(r.getStackFrames(), "stack_frames");
+    long total = 0;
+    for (int length : lengths) {
+      if (length < 0) {
+        throw new IllegalArgumentException("column stack_lengths holds " + length);
+      }
+      total += length;
+    }
+    int[] frameIds = ColumnBytes.readInts(r.getStackFrames(), (int) Math.min(total,
+        Integer.MAX_VALUE), "stack_frames");
+    int at = 0;
     b.stacks = new int[lengths.length][];
     for (int i = 0; i < lengths.length; i++) {
-      if (lengths[i] < 0) {
-        throw new IllegalArgumentException("column stack_lengths holds " + lengths[i]);
-      }
       int[] stack = new int[lengths[i]];
       for (int k = 0; k < stack.length; k++) {
-        stack[k] = frameIds.readInt();
+        stack[k] = frameIds[at++];
         if (stack[k] < 0 || stack[k] >= b.frames.length) {
           throw new IllegalArgumentException("stack frame index " + stack[k] + " is outside the "
               + b.frames.length + " frames of the block");
@@ -150,7 +161,6 @@ public final class ArchiveConversions {
       }
       b.stacks[i] = stack;
     }
-    frameIds.expectEnd();
     for (int i = 0; i < n; i++) {
       if (b.sampleStack[i] < 0 || b.sampleStack[i] >= b.stacks.length) {
         throw new IllegalArgumentException("sample stack index " + b.sampleStack[i]

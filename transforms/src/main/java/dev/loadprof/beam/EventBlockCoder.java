@@ -1,5 +1,6 @@
 package dev.loadprof.beam;
 
+import dev.loadprof.codec.Varint;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;

@@ -99,8 +99,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
             + " Re-create the file", "");
       }
       RunInfo info = builder.finish();
-      info.host = parser.hostName();
-      info.health.add(TraceHealth.LINES, parser.lineCount());
+      parser.describeRun(info);
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }

@@ -1,5 +1,6 @@
 package dev.loadprof.beam;
 
+import dev.loadprof.codec.Varint;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.Frame;
 import java.io.IOException;

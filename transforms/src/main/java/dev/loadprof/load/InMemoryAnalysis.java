@@ -2,9 +2,7 @@ package dev.loadprof.load;
 
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
-import dev.loadprof.model.TraceHealth;
 import dev.loadprof.model.TraceReader;
-import dev.loadprof.parse.PerfScriptParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -37,10 +35,7 @@ public final class InMemoryAnalysis {
     });
     reader.read(trace, runId, builder);
     RunInfo run = builder.finish();
-    if (reader instanceof PerfScriptParser parser) { // as ParseTraces does
-      run.host = parser.hostName();
-      run.health.add(TraceHealth.LINES, parser.lineCount());
-    }
+    reader.describeRun(run);
     Map<Integer, ProcessAccumulator> processes = new HashMap<>();
     for (List<EventBlock> blocks : byWindow.values()) {
       for (EventBlock b : blocks) {

@@ -73,6 +73,11 @@ public final class LoadJoiner {
     }
     Arrays.sort(samples);
 
+    // Each block's stacks as frames, resolved once per stack rather than once per sample.
+    Frame[][][] stacksOf = new Frame[cpus.length][][];
+    for (int c = 0; c < cpus.length; c++) {
+      stacksOf[c] = new Frame[cpus[c].stacks.length][];
+    }
     int[] pidOnCpu = new int[cpus.length];
     Arrays.fill(pidOnCpu, TraceEventSink.UNKNOWN_ID);
     int edge = 0;
@@ -103,15 +108,16 @@ public final class LoadJoiner {
       }
       if (s < sampleCount) {
         int si = payload(samples[s]);
-        addSample(cpus[sampleCpu[si]], sampleIndex[si], sampleCpu[si], pidOnCpu, counts, byPid,
-            runId);
+        int c = sampleCpu[si];
+        addSample(cpus[c], sampleIndex[si], c, stacksOf[c], pidOnCpu, counts, byPid, runId);
       }
     }
     return byPid;
   }
 
-  private static void addSample(EventBlock b, int i, int cpuIndex, int[] pidOnCpu,
-      Map<Integer, PidCount> counts, Map<Integer, ProcessAccumulator> byPid, String runId) {
+  private static void addSample(EventBlock b, int i, int cpuIndex, Frame[][] stacks,
+      int[] pidOnCpu, Map<Integer, PidCount> counts, Map<Integer, ProcessAccumulator> byPid,
+      String runId) {
     int pid = b.samplePid[i];
     if (pid == 0) {
       return; // the idle task: evidence for the timeline, counted as idle_samples when parsed
@@ -126,10 +132,14 @@ public final class LoadJoiner {
     int othersRunning = running - (pidOnCpu[cpuIndex] == pid ? 1 : 0);
     int load = 1 + othersRunning;
     ProcessAccumulator acc = accumulator(byPid, runId, pid);
-    int[] frameIds = b.stacks[b.sampleStack[i]];
-    Frame[] stack = new Frame[frameIds.length];
-    for (int f = 0; f < frameIds.length; f++) {
-      stack[f] = b.frames[frameIds[f]];
+    Frame[] stack = stacks[b.sampleStack[i]];
+    if (stack == null) {
+      int[] frameIds = b.stacks[b.sampleStack[i]];
+      stack = new Frame[frameIds.length];
+      for (int f = 0; f < frameIds.length; f++) {
+        stack[f] = b.frames[frameIds[f]];
+      }
+      stacks[b.sampleStack[i]] = stack;
     }
     acc.addSample(load, b.sampleCpuNs(i), stack);
     if (b.sampleFlags != null && b.sampleFlags[i] == EventBlock.FLAG_CONTRADICTED) {

@@ -15,4 +15,10 @@ public interface TraceReader {
    * @param sourceName the file name, for messages
    */
   void read(InputStream in, String sourceName, TraceEventSink sink) throws IOException;
+
+  /**
+   * Adds what only the reader knows of the run it just read (e.g. the host name from a header,
+   * the number of input lines) to {@code run}.
+   */
+  default void describeRun(RunInfo run) {}
 }

@@ -1,7 +1,9 @@
 package dev.loadprof.parse;
 
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.model.TraceReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -157,6 +159,13 @@ public final class PerfScriptParser implements TraceReader {
   public long lineCount() {
     return lineNumber;
   }
+  /** The host from a "# hostname" header line, and the lines read, for the run's info. */
+  @Override
+  public void describeRun(RunInfo run) {
+    run.host = hostName();
+    run.health.add(TraceHealth.LINES, lineCount());
+  }
+
 
   /**
    * Reads perf script text. The contract asks for decompressed input, but a gzip stream passed by

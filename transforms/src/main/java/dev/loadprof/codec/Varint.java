@@ -1,4 +1,4 @@
-package dev.loadprof.beam;
+package dev.loadprof.codec;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -8,23 +8,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Zig-zag variable-length integers on byte arrays, and column helpers built on them. Coders
- * encode a whole element into a {@link Sink} and hand the stream one length-prefixed array:
- * runners wrap streams in layers whose per-byte calls cost more than the encoding itself.
+ * Zig-zag variable-length integers on byte arrays, and column helpers built on them: the one
+ * encoding of number columns, used by the Beam coders and the Avro archive alike. Coders encode a
+ * whole element into a {@link Sink} and hand the stream one length-prefixed array: runners wrap
+ * streams in layers whose per-byte calls cost more than the encoding itself.
  */
-final class Varint {
+public final class Varint {
   private Varint() {}
 
   /** A growable byte array written with varints. */
-  static final class Sink {
+  public static final class Sink {
     private byte[] buf;
     private int size;
 
-    Sink(int capacity) {
+    public Sink(int capacity) {
       buf = new byte[Math.max(16, capacity)];
     }
 
-    void writeLong(long v) {
+    public void writeLong(long v) {
       ensure(10);
       long z = (v << 1) ^ (v >> 63);
       while ((z & ~0x7FL) != 0) {
@@ -34,41 +35,41 @@ final class Varint {
       buf[size++] = (byte) z;
     }
 
-    void writeInt(int v) {
+    public void writeInt(int v) {
       writeLong(v);
     }
 
-    void writeBoolean(boolean v) {
+    public void writeBoolean(boolean v) {
       ensure(1);
       buf[size++] = (byte) (v ? 1 : 0);
     }
 
-    void writeBytes(byte[] b, int n) {
+    public void writeBytes(byte[] b, int n) {
       ensure(n);
       System.arraycopy(b, 0, buf, size, n);
       size += n;
     }
 
-    void writeString(String s) {
+    public void writeString(String s) {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       writeInt(b.length);
       writeBytes(b, b.length);
     }
 
-    void writeInts(int[] a, int n) {
+    public void writeInts(int[] a, int n) {
       for (int i = 0; i < n; i++) {
         writeLong(a[i]);
       }
     }
 
-    void writeLongs(long[] a, int n) {
+    public void writeLongs(long[] a, int n) {
       for (int i = 0; i < n; i++) {
         writeLong(a[i]);
       }
     }
 
     /** Sorted times as differences from the previous one (the first from {@code base}). */
-    void writeDeltas(long[] a, int n, long base) {
+    public void writeDeltas(long[] a, int n, long base) {
       long prev = base;
       for (int i = 0; i < n; i++) {
         writeLong(a[i] - prev);
@@ -76,8 +77,13 @@ final class Varint {
       }
     }
 
+    /** The bytes written so far, without copying. */
+    public java.nio.ByteBuffer toByteBuffer() {
+      return java.nio.ByteBuffer.wrap(buf, 0, size).slice();
+    }
+
     /** Writes the length, then the bytes, in two calls on the stream. */
-    void writeDelimitedTo(OutputStream out) throws IOException {
+    public void writeDelimitedTo(OutputStream out) throws IOException {
       byte[] len = new byte[10];
       int n = 0;
       long z = size;
@@ -98,16 +104,29 @@ final class Varint {
   }
 
   /** Reads what a {@link Sink} wrote. */
-  static final class Source {
+  public static final class Source {
     private final byte[] buf;
     private int pos;
+    private final int end;
 
-    Source(byte[] buf) {
+    public Source(byte[] buf) {
+      this(buf, 0, buf.length);
+    }
+
+    /** Reads buf[pos, end). */
+    public Source(byte[] buf, int pos, int end) {
       this.buf = buf;
+      this.pos = pos;
+      this.end = end;
+    }
+
+    /** Bytes not read yet. */
+    public int remaining() {
+      return end - pos;
     }
 
     /** Reads one length-prefixed array written by {@link Sink#writeDelimitedTo}. */
-    static Source readDelimitedFrom(InputStream in) throws IOException {
+    public static Source readDelimitedFrom(InputStream in) throws IOException {
       long len = 0;
       for (int shift = 0; ; shift += 7) {
         int b = in.read();
@@ -134,10 +153,10 @@ final class Varint {
       return new Source(data);
     }
 
-    long readLong() throws IOException {
+    public long readLong() throws IOException {
       long z = 0;
       for (int shift = 0; ; shift += 7) {
-        if (pos >= buf.length) {
+        if (pos >= end) {
           throw new EOFException("varint past the end of the element");
         }
         int b = buf[pos++];
@@ -152,19 +171,23 @@ final class Varint {
       return (z >>> 1) ^ -(z & 1);
     }
 
-    int readInt() throws IOException {
-      return (int) readLong();
+    public int readInt() throws IOException {
+      long v = readLong();
+      if (v != (int) v) {
+        throw new IOException(v + " does not fit an int");
+      }
+      return (int) v;
     }
 
-    boolean readBoolean() throws IOException {
-      if (pos >= buf.length) {
+    public boolean readBoolean() throws IOException {
+      if (pos >= end) {
         throw new EOFException("boolean past the end of the element");
       }
       return buf[pos++] != 0;
     }
 
-    byte[] readBytes(int n) throws IOException {
-      if (pos + n > buf.length) {
+    public byte[] readBytes(int n) throws IOException {
+      if (pos + n > end) {
         throw new EOFException("bytes past the end of the element");
       }
       byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
@@ -172,9 +195,9 @@ final class Varint {
       return b;
     }
 
-    String readString() throws IOException {
+    public String readString() throws IOException {
       int n = readInt();
-      if (pos + n > buf.length) {
+      if (pos + n > end) {
         throw new EOFException("string past the end of the element");
       }
       String s = new String(buf, pos, n, StandardCharsets.UTF_8);
@@ -182,7 +205,7 @@ final class Varint {
       return s;
     }
 
-    int[] readInts(int n) throws IOException {
+    public int[] readInts(int n) throws IOException {
       int[] a = new int[n];
       for (int i = 0; i < n; i++) {
         a[i] = readInt();
@@ -190,7 +213,7 @@ final class Varint {
       return a;
     }
 
-    long[] readLongs(int n) throws IOException {
+    public long[] readLongs(int n) throws IOException {
       long[] a = new long[n];
       for (int i = 0; i < n; i++) {
         a[i] = readLong();
@@ -198,7 +221,7 @@ final class Varint {
       return a;
     }
 
-    long[] readDeltas(int n, long base) throws IOException {
+    public long[] readDeltas(int n, long base) throws IOException {
       long[] a = new long[n];
       long prev = base;
       for (int i = 0; i < n; i++) {
