@@ -95,7 +95,9 @@ public final class LoadJoiner {
         PidCount pc = counts.computeIfAbsent(pid, p -> new PidCount());
         long now = time(x);
         if (pc.running > 0) {
-          accumulator(byPid, runId, pid).addTimeAtLoad(pc.running, now - pc.since);
+          ProcessAccumulator acc = accumulator(byPid, runId, pid);
+          acc.addTimeAtLoad(pc.running, now - pc.since);
+          acc.timeline.addLoad(windowStart + pc.since, windowStart + now, pc.running);
         }
         pc.since = now;
         if (isStart(x)) {
@@ -142,6 +144,9 @@ public final class LoadJoiner {
       stacks[b.sampleStack[i]] = stack;
     }
     acc.addSample(load, b.sampleCpuNs(i), stack);
+    if (stack.length > 0) {
+      acc.timeline.addSample(b.sampleTime[i], stack[0].symbol(), b.sampleCpuNs(i));
+    }
     if (b.sampleFlags != null && b.sampleFlags[i] == EventBlock.FLAG_CONTRADICTED) {
       acc.addHealth(TraceHealth.SAMPLES_CONTRADICTED, 1);
     }

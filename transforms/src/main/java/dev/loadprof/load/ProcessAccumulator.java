@@ -1,6 +1,7 @@
 package dev.loadprof.load;
 
 import dev.loadprof.model.Frame;
+import dev.loadprof.profile.LoadTimeline;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import java.io.Serializable;
@@ -29,6 +30,8 @@ public final class ProcessAccumulator implements Serializable {
   public TreeMap<String, Long> health = new TreeMap<>();
   /** (load, stack) -> {count, cpuNs}. */
   public HashMap<LoadStack, long[]> stacks = new HashMap<>();
+  /** Load over time from the same run intervals, and where each leaf function's samples fall. */
+  public LoadTimeline timeline = new LoadTimeline();
 
   public ProcessAccumulator(String runId, int pid) {
     this.runId = runId;
@@ -86,6 +89,7 @@ public final class ProcessAccumulator implements Serializable {
     spanStartNs = Math.min(spanStartNs, o.spanStartNs);
     spanEndNs = Math.max(spanEndNs, o.spanEndNs);
     o.health.forEach(this::addHealth);
+    timeline.mergeFrom(o.timeline);
     for (Map.Entry<LoadStack, long[]> e : o.stacks.entrySet()) {
       long[] w = stacks.computeIfAbsent(e.getKey(), k -> new long[2]);
       w[0] += e.getValue()[0];
@@ -114,6 +118,7 @@ public final class ProcessAccumulator implements Serializable {
       p.timeAtLoadNs[0] = Math.max(0, (spanEndNs - spanStartNs) - onCpu);
     }
     p.health = new TreeMap<>(health);
+    p.timeline = timeline;
     return p;
   }
 
