@@ -13,7 +13,7 @@ public interface AnalyzeOptions extends PipelineOptions {
   void setTraces(String value);
 
   @Description("Directory for the outputs (profile.pb.gz, histogram.txt, functions.txt,"
-      + " flame.folded, summary.json, summary.txt).")
+      + " flame.folded, summary.json, summary.txt, report.html).")
   @Default.String("loadprof-out")
   String getOut();
 

@@ -327,7 +327,8 @@ public final class LoadprofCli {
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
       List<String> names = new ArrayList<>(List.of("profile.pb.gz (go tool pprof)",
-          "histogram.txt", "functions.txt", "flame.folded", "summary.json"));
+          "histogram.txt", "functions.txt", "flame.folded", "summary.json",
+          "report.html (open in a browser)"));
       for (String many : List.of("runs.txt", "groups.txt")) {
         if (exists(outDir, many)) {
           names.add(many);

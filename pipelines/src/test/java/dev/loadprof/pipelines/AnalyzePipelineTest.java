@@ -183,7 +183,7 @@ class AnalyzePipelineTest {
   }
 
   private static final List<String> OUTPUTS = List.of("profile.pb.gz", "histogram.txt",
-      "functions.txt", "flame.folded", "summary.json", "summary.txt");
+      "functions.txt", "flame.folded", "summary.json", "summary.txt", "report.html");
 
   /**
    * Window length is an implementation detail (memory per worker): every figure is an integer

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArchiveCliTest {
   static final List<String> OUTPUTS = List.of("profile.pb.gz", "histogram.txt",
-      "functions.txt", "flame.folded", "summary.json", "summary.txt");
+      "functions.txt", "flame.folded", "summary.json", "summary.txt", "report.html");
 
   @TempDir
   static Path tmp;

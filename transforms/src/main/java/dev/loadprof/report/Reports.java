@@ -10,9 +10,9 @@ public final class Reports {
   private Reports() {}
 
   /**
-   * Writes profile.pb.gz, histogram.txt, functions.txt, flame.folded and summary.json, each to the
-   * stream that {@code open} returns for its name; each stream is closed after writing. With more
-   * than one run or a group-by, also groups.txt and runs.txt.
+   * Writes profile.pb.gz, histogram.txt, functions.txt, flame.folded, summary.json and
+   * report.html, each to the stream that {@code open} returns for its name; each stream is closed
+   * after writing. With more than one run or a group-by, also groups.txt and runs.txt.
    */
   public static void writeAll(Analysis a, Function<String, OutputStream> open) throws IOException {
     try (OutputStream out = open.apply(PprofBuilder.FILE_NAME)) {
@@ -29,6 +29,9 @@ public final class Reports {
     }
     try (OutputStream out = open.apply(SummaryJson.FILE_NAME)) {
       new SummaryJson().write(a, out);
+    }
+    try (OutputStream out = open.apply(AnalyzeReport.FILE_NAME)) {
+      new AnalyzeReport().write(a, out);
     }
     if (a.hasManyRunsReports()) {
       try (OutputStream out = open.apply(GroupsReport.FILE_NAME)) {

@@ -111,7 +111,7 @@ public final class SummaryJson {
   }
 
   /** load_timeline: additive, after every older key of a process. */
-  private static void timeline(ObjectNode o, TimelineView v) {
+  static void timeline(ObjectNode o, TimelineView v) {
     if (v == null) {
       o.putNull("load_timeline");
       return;
@@ -210,7 +210,7 @@ public final class SummaryJson {
   }
 
   /** serial_fraction and amdahl_limit; null when undefined (never on a CPU) or unbounded. */
-  private static void serial(ObjectNode o, SerialFraction s) {
+  static void serial(ObjectNode o, SerialFraction s) {
     if (s.defined()) {
       o.put("serial_fraction", s.fraction());
     } else {

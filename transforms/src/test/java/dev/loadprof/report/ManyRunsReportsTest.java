@@ -219,7 +219,8 @@ class ManyRunsReportsTest {
     Analysis single = Fixtures.singleProcess();
     assertFalse(single.hasManyRunsReports());
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "report.html",
+            "summary.json"),
         new ArrayList<>(ReportsTest.writeAll(single).keySet()));
     assertThat(ConsoleSummary.render(single), org.hamcrest.Matchers.not(containsString("Runs")));
 
@@ -229,7 +230,7 @@ class ManyRunsReportsTest {
     Map<String, byte[]> withGroups = ReportsTest.writeAll(grouped);
     assertEquals(
         List.of("flame.folded", "functions.txt", "groups.txt", "histogram.txt", "profile.pb.gz",
-            "runs.txt", "summary.json"),
+            "report.html", "runs.txt", "summary.json"),
         new ArrayList<>(withGroups.keySet()));
     // The files a single run always had are byte for byte the same with a grouping.
     Map<String, byte[]> plain = ReportsTest.writeAll(single);

@@ -127,9 +127,10 @@ class ReportsTest {
   }
 
   @Test
-  void writeAllWritesTheFiveFilesByName() throws IOException {
+  void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "report.html",
+            "summary.json"),
         new ArrayList<>(writeAll(Fixtures.classic()).keySet()));
   }
 
