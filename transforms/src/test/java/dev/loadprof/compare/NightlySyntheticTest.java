@@ -13,26 +13,17 @@ import org.junit.jupiter.api.Test;
 class NightlySyntheticTest {
   static final int TRIALS = 200;
 
-  static ChangePoint find(Nightly n, String function, Metric m) {
-    for (ChangePoint cp : n.changePoints()) {
-      if (m.equals(cp.key().metric()) && java.util.Objects.equals(function, cp.key().function())) {
-        return cp;
-      }
-    }
-    return null;
-  }
-
   @Test
   void bothRegressionsAreFoundAtTheirNightsWithTheirCauses() {
     for (long seed = 1; seed <= 10; seed++) {
       Nightly n = NightlyHistory.nightly(new SyntheticNights(30, 1, 0.03, 10, 20).generate(seed),
           NightlySettings.DEFAULT.withSeed(seed));
       String where = "seed " + seed + ": " + n.changePoints();
-      ChangePoint cpu = find(n, "setup", Metric.REAL_TIME);
+      ChangePoint cpu = NightlyFixturesTest.find(n, "setup", Metric.REAL_TIME);
       assertNotNull(cpu, where);
       assertEquals(SyntheticNights.night(10), cpu.night(), where);
       assertEquals(Cause.CPU, cpu.attribution().cause(), where);
-      ChangePoint par = find(n, "crunch", Metric.REAL_TIME);
+      ChangePoint par = NightlyFixturesTest.find(n, "crunch", Metric.REAL_TIME);
       assertNotNull(par, where);
       assertEquals(SyntheticNights.night(20), par.night(), where);
       assertEquals(Cause.PARALLELISM, par.attribution().cause(), where);
