@@ -32,10 +32,7 @@ public final class NightlyHistory {
     Map<String, LocalDate> nightOf = new HashMap<>();
     for (RunInfo r : all.runs()) {
       ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
-      LocalDate night = Nights.fromRunId(r.runId);
-      if (night == null) {
-        night = s.capturedOn().get(r.runId);
-      }
+      LocalDate night = Nights.of(r);
       if (bad != null) {
         excluded.add(bad);
       } else if (night == null) {

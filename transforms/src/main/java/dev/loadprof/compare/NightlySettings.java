@@ -1,8 +1,5 @@
 package dev.loadprof.compare;
 
-import java.time.LocalDate;
-import java.util.Map;
-
 /**
  * How nightly decides. The defaults: change points at the permutation test's 0.05 level (as
  * ecp's e.divisive), which 10 nights (5 before, 5 after) can still reach; the latest night
@@ -15,7 +12,6 @@ import java.util.Map;
  * @param minNights fewest nights on either side of a change point
  * @param topFunctions functions per benchmark process with a history, by total real time
  * @param seed seeds the permutation tests, so that a history always gives the same answer
- * @param capturedOn run id -> the trace header's "# captured on" date, for run ids without one
  */
 public record NightlySettings(
     CompareSettings compare,
@@ -24,32 +20,25 @@ public record NightlySettings(
     int permutations,
     int minNights,
     int topFunctions,
-    long seed,
-    Map<String, LocalDate> capturedOn) {
+    long seed) implements java.io.Serializable {
 
   public static final NightlySettings DEFAULT =
       new NightlySettings(new CompareSettings(0.01, Thresholds.DEFAULT, 5), 7, 0.05, 199,
-          3, 5, 1L, Map.of());
+          3, 5, 1L);
 
   public NightlySettings {
     if (historyNights < 1) {
       throw new IllegalArgumentException("--history must be at least 1, got " + historyNights);
     }
-    capturedOn = Map.copyOf(capturedOn);
   }
 
   public NightlySettings withHistory(int nights) {
     return new NightlySettings(compare, nights, changePointSignificance, permutations, minNights,
-        topFunctions, seed, capturedOn);
-  }
-
-  public NightlySettings withCapturedOn(Map<String, LocalDate> dates) {
-    return new NightlySettings(compare, historyNights, changePointSignificance, permutations,
-        minNights, topFunctions, seed, dates);
+        topFunctions, seed);
   }
 
   public NightlySettings withSeed(long s) {
     return new NightlySettings(compare, historyNights, changePointSignificance, permutations,
-        minNights, topFunctions, s, capturedOn);
+        minNights, topFunctions, s);
   }
 }

@@ -1,15 +1,8 @@
 package dev.loadprof.compare;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.loadprof.model.RunInfo;
 import java.time.DateTimeException;
 import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,8 +17,6 @@ public final class Nights {
   private static final Pattern DASHED = Pattern.compile("(?<!\\d)(\\d{4})-(\\d{2})-(\\d{2})(?!\\d)");
   private static final Pattern PLAIN = Pattern.compile("(?<!\\d)(\\d{4})(\\d{2})(\\d{2})(?!\\d)");
   private static final String SEPARATORS = "-_. ";
-  private static final DateTimeFormatter CAPTURED =
-      DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", Locale.ENGLISH);
 
   private Nights() {}
 
@@ -49,38 +40,16 @@ public final class Nights {
     return after.isEmpty() ? runId : after;
   }
 
-  /** The date of a perf header line "# captured on    : Sun Nov 22 20:33:38 2026", or null. */
-  public static LocalDate capturedOn(String headerLine) {
-    String t = headerLine.trim();
-    if (!t.startsWith("#")) {
-      return null;
+  /**
+   * The night of a run: the date in its run id, else the date the trace header says it was
+   * captured on (kept in the run's info by the parser and the archive); null when neither.
+   */
+  public static LocalDate of(RunInfo run) {
+    LocalDate night = fromRunId(run.runId);
+    if (night == null && run.capturedOn != null && !run.capturedOn.isEmpty()) {
+      night = LocalDate.parse(run.capturedOn);
     }
-    t = t.substring(1).trim();
-    if (!t.startsWith("captured on")) {
-      return null;
-    }
-    int colon = t.indexOf(':');
-    if (colon < 0) {
-      return null;
-    }
-    String when = t.substring(colon + 1).trim().replaceAll("\\s+", " ");
-    try {
-      return LocalDate.parse(when, CAPTURED);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
-
-  /** The captured-on date in the header of a (decompressed) perf script text, or null. */
-  public static LocalDate capturedOn(InputStream trace) throws IOException {
-    BufferedReader r = new BufferedReader(new InputStreamReader(trace, StandardCharsets.UTF_8));
-    for (String line = r.readLine(); line != null && line.startsWith("#"); line = r.readLine()) {
-      LocalDate d = capturedOn(line);
-      if (d != null) {
-        return d;
-      }
-    }
-    return null;
+    return night;
   }
 
   private static Matcher dateIn(String runId) {

@@ -2,6 +2,7 @@ package dev.loadprof.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,14 +11,12 @@ import dev.loadprof.compare.Attribution.Cause;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.GroupBy;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,24 +121,18 @@ class NightlyFixturesTest {
     assertEquals(null, Nights.fromRunId("build-12345678"), "not a date");
     assertEquals("mixed", Nights.benchmarkOf("mixed-2026-11-01-a"));
     assertEquals("db-load", Nights.benchmarkOf("20261101-db-load"));
-    try (InputStream in = new GZIPInputStream(
-        getClass().getResourceAsStream(TraceRuns.DIR + "base-1.txt.gz"))) {
-      assertEquals(LocalDate.of(2026, 11, 22), Nights.capturedOn(in),
-          "# captured on    : Sun Nov 22 20:33:38 2026");
-    }
+    // The parser keeps the header's "# captured on    : Sun Nov 22 20:33:38 2026" in RunInfo.
     Map<String, String> ids = new LinkedHashMap<>();
     ids.put("base-1", "mixed-a");
     Analysis a = TraceRuns.analysis(ids, GroupBy.NONE, Pattern.compile("^mixed$"));
-    Nightly undated = null;
-    try {
-      undated = NightlyHistory.nightly(a, NightlySettings.DEFAULT);
-    } catch (CompareInputException e) {
-      assertTrue(e.getMessage().contains("no healthy run with a night"), e.getMessage());
-    }
-    assertEquals(null, undated);
-    Nightly dated = NightlyHistory.nightly(a, NightlySettings.DEFAULT.withCapturedOn(
-        Map.of("mixed-a", LocalDate.of(2026, 11, 22))));
+    assertEquals("2026-11-22", a.runs().get(0).capturedOn);
+    Nightly dated = NightlyHistory.nightly(a, NightlySettings.DEFAULT);
     assertEquals(LocalDate.of(2026, 11, 22), dated.latestNight());
+    a.runs().get(0).capturedOn = "";
+    CompareInputException undated = assertThrows(CompareInputException.class,
+        () -> NightlyHistory.nightly(a, NightlySettings.DEFAULT));
+    assertTrue(undated.getMessage().contains("no healthy run with a night"),
+        undated.getMessage());
     assertTrue(dated.notes().get(0).contains("no earlier night"), dated.notes().toString());
   }
 }
