@@ -8,6 +8,7 @@ import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.ConsoleSummary;
 import dev.loadprof.report.GroupBy;
 import dev.loadprof.report.Reports;
@@ -46,11 +47,20 @@ import org.apache.beam.sdk.util.SerializableUtils;
  * leaves no partial outputs.
  */
 public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
-  public static final String CONSOLE_SUMMARY_FILE = "summary.txt";
+  public static final String CONSOLE_SUMMARY_FILE = AnalysisWriter.CONSOLE_SUMMARY_FILE;
+
+  /** analyze's outputs: the reports of {@link Reports} and the console summary. */
+  public static final AnalysisWriter ANALYZE = (analysis, open) -> {
+    Reports.writeAll(analysis, open);
+    try (OutputStream out = open.apply(CONSOLE_SUMMARY_FILE)) {
+      out.write(ConsoleSummary.render(analysis).getBytes(StandardCharsets.UTF_8));
+    }
+  };
 
   private final PCollection<RunInfo> runs;
   private final String outputDir;
   private final Filters filters;
+  private final AnalysisWriter writer;
 
   /**
    * Which processes and loads go into the outputs, and how the many-runs reports group them.
@@ -75,9 +85,16 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   }
 
   public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters) {
+    this(runs, outputDir, filters, ANALYZE);
+  }
+
+  /** Writes what {@code writer} makes of the analysis instead of analyze's reports. */
+  public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters,
+      AnalysisWriter writer) {
     this.runs = runs;
     this.outputDir = outputDir;
     this.filters = filters;
+    this.writer = writer;
   }
 
   @Override
@@ -91,7 +108,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     // One trigger element, so the reports are written even when no process was found.
     p.apply("Once", Create.of("reports"))
         .apply("Write reports", ParDo.of(
-                new WriteFn(runsView, healthView, processesView, outputDir, filters))
+                new WriteFn(runsView, healthView, processesView, outputDir, filters, writer))
             .withSideInputs(runsView, healthView, processesView));
     return PDone.in(p);
   }
@@ -102,23 +119,25 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     private final PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView;
     private final String outputDir;
     private final Filters filters;
+    private final AnalysisWriter writer;
 
     WriteFn(PCollectionView<List<RunInfo>> runsView,
         PCollectionView<Map<String, Map<String, Long>>> healthView,
         PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView,
-        String outputDir, Filters filters) {
+        String outputDir, Filters filters, AnalysisWriter writer) {
       this.runsView = runsView;
       this.healthView = healthView;
       this.processesView = processesView;
       this.outputDir = outputDir;
       this.filters = filters;
+      this.writer = writer;
     }
 
     @ProcessElement
     public void process(ProcessContext c) throws IOException {
       Analysis analysis = assemble(c.sideInput(runsView), c.sideInput(healthView),
           c.sideInput(processesView), filters);
-      writeAtomically(analysis, outputDir);
+      writeAtomically(analysis, outputDir, writer);
     }
   }
 
@@ -173,17 +192,20 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     return !run.warnings.isEmpty() && run.warnings.get(0).startsWith("UNUSABLE: ");
   }
 
-  /** Writes all outputs into a fresh temporary directory, then moves them into outputDir. */
+  /** Writes analyze's outputs into a temporary directory, then moves them into outputDir. */
   public static void writeAtomically(Analysis analysis, String outputDir) throws IOException {
+    writeAtomically(analysis, outputDir, ANALYZE);
+  }
+
+  /** Writes what {@code writer} makes of the analysis, atomically, into outputDir. */
+  public static void writeAtomically(Analysis analysis, String outputDir, AnalysisWriter writer)
+      throws IOException {
     ResourceId dir = FileSystems.matchNewResource(outputDir, true);
     ResourceId tmp = dir.resolve(".loadprof-tmp-" + UUID.randomUUID(),
         StandardResolveOptions.RESOLVE_DIRECTORY);
     List<ResourceId> written = new ArrayList<>();
     try {
-      Reports.writeAll(analysis, name -> create(tmp, name, written));
-      try (OutputStream out = create(tmp, CONSOLE_SUMMARY_FILE, written)) {
-        out.write(ConsoleSummary.render(analysis).getBytes(StandardCharsets.UTF_8));
-      }
+      writer.write(analysis, name -> create(tmp, name, written));
     } catch (UncheckedIOException e) {
       discard(tmp, written);
       throw e.getCause();

@@ -6,15 +6,26 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.loadprof.report.Analysis;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /** compare.json; the schema is in COMPARE_SCHEMA.md beside this file. */
-public final class CompareJson {
+public final class CompareJson implements CompareWriter {
   public static final String FILE_NAME = "compare.json";
   public static final String VERSION = "0.1.0";
 
   static final ObjectMapper MAPPER = new ObjectMapper();
+
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
+
+  @Override
+  public void write(Analysis all, Comparison c, OutputStream out) throws IOException {
+    write(c, out);
+  }
 
   public void write(Comparison c, OutputStream out) throws IOException {
     writeTree(toJson(c), out);

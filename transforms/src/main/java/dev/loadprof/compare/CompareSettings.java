@@ -7,7 +7,8 @@ package dev.loadprof.compare;
  * @param thresholds the smallest changes reported
  * @param tableFunctions functions shown per process in compare.txt besides the changed ones
  */
-public record CompareSettings(double alpha, Thresholds thresholds, int tableFunctions) {
+public record CompareSettings(double alpha, Thresholds thresholds, int tableFunctions)
+    implements java.io.Serializable {
   public static final CompareSettings DEFAULT = new CompareSettings(0.05, Thresholds.DEFAULT, 5);
 
   public CompareSettings {

@@ -1,5 +1,6 @@
 package dev.loadprof.compare;
 
+import dev.loadprof.report.Analysis;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,18 @@ import java.util.Locale;
  * then the unchanged figures of the processes and their top functions, with "~" where the
  * difference is not significant. Real-time changes carry their cause and the two parts.
  */
-public final class CompareText {
+public final class CompareText implements CompareWriter {
   public static final String FILE_NAME = "compare.txt";
+
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
+
+  @Override
+  public void write(Analysis all, Comparison c, OutputStream out) throws IOException {
+    write(c, out);
+  }
 
   public void write(Comparison c, OutputStream out) throws IOException {
     out.write(render(c).getBytes(StandardCharsets.UTF_8));
@@ -90,7 +101,7 @@ public final class CompareText {
     return out;
   }
 
-  private static void table(StringBuilder sb, List<MetricComparison> rows, boolean changes) {
+  static void table(StringBuilder sb, List<MetricComparison> rows, boolean changes) {
     Columns t = new Columns();
     t.row("", "metric", "baseline", "candidate", "delta", "interval", "p", "n", changes
         ? "kind (cause: cpu part, load part)" : "");
@@ -124,7 +135,7 @@ public final class CompareText {
     return r.pValue() == null ? "-" : f("p=%.3f", r.pValue());
   }
 
-  private static String kind(MetricComparison r) {
+  static String kind(MetricComparison r) {
     String k = r.kind() == null ? "" : r.kind();
     Attribution a = r.attribution();
     if (a == null) {
@@ -134,7 +145,7 @@ public final class CompareText {
         signed(a.parallelismPartNs()));
   }
 
-  private static String signed(double ns) {
+  static String signed(double ns) {
     return (ns >= 0 ? "+" : "") + Metric.REAL_TIME.format(ns);
   }
 

@@ -9,10 +9,16 @@ import java.nio.charset.StandardCharsets;
  * median over its runs. Long format (one value a row), so any tool can pivot it into a table
  * over the nights. Fields are quoted when they hold a comma, quote or newline.
  */
-public final class HistoryCsv {
+public final class HistoryCsv implements NightlyWriter {
   public static final String FILE_NAME = "history.csv";
   static final String HEADER = "benchmark,process,function,metric,night,runs,value";
 
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
+
+  @Override
   public void write(Nightly n, OutputStream out) throws IOException {
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
     for (HistoryPoint p : n.history()) {

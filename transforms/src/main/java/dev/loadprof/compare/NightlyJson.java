@@ -9,10 +9,16 @@ import java.util.List;
 import java.util.Map;
 
 /** nightly.json; the schema is in NIGHTLY_SCHEMA.md beside this file. */
-public final class NightlyJson {
+public final class NightlyJson implements NightlyWriter {
   public static final String FILE_NAME = "nightly.json";
   public static final String VERSION = "0.1.0";
 
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
+
+  @Override
   public void write(Nightly n, OutputStream out) throws IOException {
     CompareJson.writeTree(toJson(n), out);
   }

@@ -28,7 +28,26 @@ public final class SideProfiles {
   /** Lines "comm;root;...;leaf BASELINE_NS CANDIDATE_NS", as difffolded.pl writes them. */
   public static final String DIFF_FILE = "diff.folded";
 
+  /** The writers of the three files, for {@link CompareOutputs#WRITERS}. */
+  static final CompareWriter BASELINE = new File(BASELINE_FILE,
+      (all, c, out) -> writeProfile(all, c.baselineRuns(), out));
+  static final CompareWriter CANDIDATE = new File(CANDIDATE_FILE,
+      (all, c, out) -> writeProfile(all, c.candidateRuns(), out));
+  static final CompareWriter DIFF = new File(DIFF_FILE, SideProfiles::writeFoldedDiff);
+
   private SideProfiles() {}
+
+  /** How one of the files is written. */
+  private interface Body {
+    void write(Analysis all, Comparison c, OutputStream out) throws IOException;
+  }
+
+  private record File(String fileName, Body body) implements CompareWriter {
+    @Override
+    public void write(Analysis all, Comparison c, OutputStream out) throws IOException {
+      body.write(all, c, out);
+    }
+  }
 
   public static void writeProfile(Analysis all, List<String> runIds, OutputStream out)
       throws IOException {

@@ -10,7 +10,8 @@ import java.util.Locale;
  *
  * @param minRelative e.g. 0.05 for 5%
  */
-public record Thresholds(double minRelative, long minAbsoluteNs) {
+public record Thresholds(double minRelative, long minAbsoluteNs)
+    implements java.io.Serializable {
   /** 5% and 10 ms: below either, a change is not reported. */
   public static final Thresholds DEFAULT = new Thresholds(0.05, 10_000_000L);
 
