@@ -1,5 +1,6 @@
 package dev.loadprof.compare;
 
+import dev.loadprof.compare.stats.Holm;
 import dev.loadprof.compare.stats.MannWhitney;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.Analysis;
@@ -68,6 +69,39 @@ public final class Compare {
       rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s));
     }
     return new Comparison(s, baseline, candidate, excluded, rows, notes(baseline, candidate, s));
+  }
+
+  /**
+   * The comparison with the real-time figures that could be reported at all (real time past
+   * the absolute threshold on a side) judged together: their p-values are Holm-adjusted, so the
+   * chance that noise alone makes any of them significant, and the verdict a regression, is at
+   * most alpha. nightly asks this every night, of every function, so it needs the control; the
+   * other figures explain the real-time ones and keep their own p.
+   */
+  static Comparison withHolm(Comparison c) {
+    List<Integer> family = new ArrayList<>();
+    for (int i = 0; i < c.rows().size(); i++) {
+      MetricComparison r = c.rows().get(i);
+      if (r.metric().isRealTime() && r.pValue() != null && Math.max(r.baseline(),
+          r.candidate()) >= c.settings().thresholds().minAbsoluteNs()) {
+        family.add(i);
+      }
+    }
+    double[] p = new double[family.size()];
+    for (int i = 0; i < p.length; i++) {
+      p[i] = c.rows().get(family.get(i)).pValue();
+    }
+    double[] adjusted = Holm.adjust(p);
+    List<MetricComparison> rows = new ArrayList<>(c.rows());
+    for (int i = 0; i < p.length; i++) {
+      rows.set(family.get(i), rows.get(family.get(i)).withAdjustedP(adjusted[i],
+          c.settings().alpha()));
+    }
+    List<String> notes = new ArrayList<>(c.notes());
+    notes.add(p.length + " real-time figures past the absolute threshold are judged together"
+        + " (Holm's adjustment of their p-values)");
+    return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(), rows,
+        notes);
   }
 
   /** "" for every process without a grouping (processes still match by name). */

@@ -63,6 +63,19 @@ public record MetricComparison(
     return candidate - baseline;
   }
 
+  /**
+   * The same comparison judged by a p-value adjusted for the other figures tested with it
+   * (Holm): significant only when the adjusted p is below alpha. pValue stays the figure's own.
+   */
+  public MetricComparison withAdjustedP(double adjusted, double alpha) {
+    boolean sig = adjusted < alpha;
+    String why = String.format(java.util.Locale.ROOT, "Holm-adjusted p=%.4f over the real-time"
+        + " figures of the comparison", adjusted);
+    return new MetricComparison(key, nBaseline, nCandidate, baseline, candidate, deltaPct,
+        method, intervalLow, intervalHigh, pValue, sig, passesThresholds, passesThresholds && sig,
+        kind, attribution, note == null ? why : note + "; " + why);
+  }
+
   public boolean isRegression() {
     return change && REGRESSION.equals(kind);
   }

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param latestNight null when no run has a night
  * @param latest benchmark -> the latest night's comparison (absent when it has no earlier night)
  * @param belowThresholds change points E-Divisive found significant that the thresholds dropped
+ * @param withinNoise change points past the thresholds whose step was within minStepNoise times
+ *     the series' noise, dropped too
  */
 public record Nightly(
     NightlySettings settings,
@@ -21,6 +23,7 @@ public record Nightly(
     List<HistoryPoint> history,
     List<ChangePoint> changePoints,
     int belowThresholds,
+    int withinNoise,
     Map<String, Comparison> latest,
     List<ExcludedRun> excluded,
     List<String> notes) {

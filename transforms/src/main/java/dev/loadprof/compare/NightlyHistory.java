@@ -18,8 +18,10 @@ import java.util.TreeSet;
 
 /**
  * loadprof nightly without the CLI. Each figure's nightly values (medians over a night's runs)
- * go through E-Divisive means; a change point is reported when the permutation test keeps it
- * and the level before and after differ past the thresholds. The latest night is then compared
+ * go through E-Divisive means; a change point is reported when the permutation test keeps it,
+ * the level before and after differ past the thresholds, and the step is at least
+ * minStepNoise times the series' noise. The latest night's real-time figures are judged
+ * together (Holm), since the question is asked every night of every function. The latest night is then compared
  * by the rules of compare with the benchmark's nights since its last change point, at most
  * historyNights of them.
  */
@@ -66,7 +68,7 @@ public final class NightlyHistory {
 
     List<HistoryPoint> history = new ArrayList<>();
     List<ChangePoint> changePoints = new ArrayList<>();
-    int[] below = {0};
+    int[] below = {0, 0}; // change points dropped by the thresholds, and within the noise
     Map<String, Comparison> latest = new TreeMap<>();
     Map<String, List<LocalDate>> nightsByBenchmark = new LinkedHashMap<>();
     List<String> notes = new ArrayList<>();
@@ -93,8 +95,8 @@ public final class NightlyHistory {
     }
     changePoints.sort((a, b) -> a.night().equals(b.night())
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
-    return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0], latest,
-        excluded, notes);
+    return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
+        below[1], latest, excluded, notes);
   }
 
   private static void compareLatest(String benchmark, TreeMap<LocalDate, List<String>> nights,
@@ -123,8 +125,8 @@ public final class NightlyHistory {
     }
     List<String> baseline = new ArrayList<>();
     earlier.forEach(n -> baseline.addAll(nights.get(n)));
-    Comparison c = Compare.compare(mine, baseline, nights.get(latestNight), List.of(),
-        s.compare());
+    Comparison c = Compare.withHolm(Compare.compare(mine, baseline, nights.get(latestNight),
+        List.of(), s.compare()));
     latest.put(benchmark, c);
     notes.add("benchmark " + benchmark + ": latest night " + latestNight + " against "
         + earlier.size() + " nights from " + earlier.get(0)
@@ -139,6 +141,7 @@ public final class NightlyHistory {
       return out;
     }
     long seed = s.seed() * 31 + stableHash(x.key.toString());
+    double noise = Samples.noiseOfNeighbours(x.values);
     EDivisive detector = new EDivisive(s.changePointSignificance(), s.permutations(),
         s.minNights(), seed);
     List<EDivisive.ChangePoint> found = detector.changePoints(x.values);
@@ -157,6 +160,10 @@ public final class NightlyHistory {
       if (!MetricRules.passes(x.key.metric(), before, after, entityReal,
           s.compare().thresholds())) {
         below[0]++;
+        continue;
+      }
+      if (Math.abs(after - before) < s.minStepNoise() * noise) {
+        below[1]++;
         continue;
       }
       Attribution attribution = null;

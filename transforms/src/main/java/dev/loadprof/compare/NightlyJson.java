@@ -38,6 +38,7 @@ public final class NightlyJson implements NightlyWriter {
     settings.put("change_point_significance", s.changePointSignificance());
     settings.put("permutations", s.permutations());
     settings.put("min_nights", s.minNights());
+    settings.put("min_step_noise", s.minStepNoise());
     settings.put("seed", s.seed());
     ArrayNode benchmarks = root.putArray("benchmarks");
     for (Map.Entry<String, List<LocalDate>> e : n.nightsByBenchmark().entrySet()) {
@@ -64,6 +65,7 @@ public final class NightlyJson implements NightlyWriter {
       cps.add(changePoint(cp));
     }
     root.put("change_points_below_thresholds", n.belowThresholds());
+    root.put("change_points_within_noise", n.withinNoise());
     ArrayNode changes = root.putArray("changes");
     for (MetricComparison r : n.changes()) {
       changes.add(benchmarkFirst(CompareJson.change(r)));

@@ -10,6 +10,8 @@ package dev.loadprof.compare;
  * @param changePointSignificance permutation-test p below which E-Divisive keeps a split
  * @param permutations shuffles per permutation test
  * @param minNights fewest nights on either side of a change point
+ * @param minStepNoise a change point's step (after - before) must be at least this many times
+ *     the series' noise (its neighbour-difference estimate), besides the thresholds
  * @param topFunctions functions per benchmark process with a history, by total real time
  * @param seed seeds the permutation tests, so that a history always gives the same answer
  */
@@ -19,12 +21,13 @@ public record NightlySettings(
     double changePointSignificance,
     int permutations,
     int minNights,
+    double minStepNoise,
     int topFunctions,
     long seed) implements java.io.Serializable {
 
   public static final NightlySettings DEFAULT =
       new NightlySettings(new CompareSettings(0.01, Thresholds.DEFAULT, 5), 7, 0.05, 199,
-          3, 5, 1L);
+          3, 4.0, 5, 1L);
 
   public NightlySettings {
     if (historyNights < 1) {
@@ -34,11 +37,16 @@ public record NightlySettings(
 
   public NightlySettings withHistory(int nights) {
     return new NightlySettings(compare, nights, changePointSignificance, permutations, minNights,
-        topFunctions, seed);
+        minStepNoise, topFunctions, seed);
+  }
+
+  public NightlySettings withCompare(CompareSettings c) {
+    return new NightlySettings(c, historyNights, changePointSignificance, permutations,
+        minNights, minStepNoise, topFunctions, seed);
   }
 
   public NightlySettings withSeed(long s) {
     return new NightlySettings(compare, historyNights, changePointSignificance, permutations,
-        minNights, topFunctions, s);
+        minNights, minStepNoise, topFunctions, s);
   }
 }

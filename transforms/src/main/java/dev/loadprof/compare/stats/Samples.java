@@ -37,4 +37,21 @@ public final class Samples {
     }
     return Math.sqrt(ss / (values.length - 1));
   }
+
+  /**
+   * The noise of a series that may hold level shifts: 1.4826 times the median absolute
+   * difference of neighbours, over the square root of 2. A shift moves only one difference, so
+   * it barely moves this estimate, unlike the standard deviation. For Gaussian noise it
+   * estimates the noise's standard deviation; 0 for fewer than two values.
+   */
+  public static double noiseOfNeighbours(double[] series) {
+    if (series.length < 2) {
+      return 0;
+    }
+    double[] d = new double[series.length - 1];
+    for (int i = 0; i + 1 < series.length; i++) {
+      d[i] = Math.abs(series[i + 1] - series[i]);
+    }
+    return 1.4826 * median(d) / Math.sqrt(2);
+  }
 }

@@ -1,5 +1,6 @@
 package dev.loadprof.compare.stats;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -98,5 +99,21 @@ class StatsTest {
     assertEquals(12.706204736174694, Distributions.studentTQuantile(0.975, 1), 1e-5);
     assertEquals(0.9750021048517795, Distributions.normalCdf(1.96), 1e-7);
     assertEquals(1.959964, Distributions.normalQuantile(0.975), 1e-5);
+  }
+
+  /** Against R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02. */
+  @Test
+  void holmAdjustsLikeR() {
+    assertArrayEquals(new double[] {0.03, 0.06, 0.06, 0.02},
+        Holm.adjust(new double[] {0.01, 0.04, 0.03, 0.005}), 1e-12);
+    assertArrayEquals(new double[] {1.0, 1.0}, Holm.adjust(new double[] {0.6, 0.9}), 1e-12);
+  }
+
+  /** A level shift moves one neighbour difference only: the noise estimate ignores it. */
+  @Test
+  void noiseOfNeighboursIgnoresALevelShift() {
+    double[] shifted = {1, 2, 1, 2, 1, 11, 12, 11, 12};
+    assertEquals(1.4826 / Math.sqrt(2), Samples.noiseOfNeighbours(shifted), 1e-12);
+    assertEquals(0, Samples.noiseOfNeighbours(new double[] {5}), 0);
   }
 }
