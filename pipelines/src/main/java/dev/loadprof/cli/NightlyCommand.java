@@ -45,10 +45,11 @@ final class NightlyCommand implements JobCommand {
     String outDir = JudgedJob.requireOut(output, "nightly", SYNOPSIS);
     List<String> given = inputs.required(SYNOPSIS);
     JudgedJob.refuseLoad(filters, "nightly");
-    NightlySettings defaults = NightlySettings.DEFAULT;
-    NightlySettings settings = new NightlySettings(comparison.applyTo(defaults.compare()),
-        history != null ? history : defaults.historyNights(), defaults.changePointSignificance(),
-        defaults.permutations(), defaults.minNights(), defaults.topFunctions(), defaults.seed());
+    NightlySettings settings = NightlySettings.DEFAULT
+        .withCompare(comparison.applyTo(NightlySettings.DEFAULT.compare()));
+    if (history != null) {
+      settings = settings.withHistory(history);
+    }
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class);
     options.setOut(outDir);
     parsing.applyTo(options);
