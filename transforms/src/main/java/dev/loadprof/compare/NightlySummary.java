@@ -36,8 +36,9 @@ final class NightlySummary implements NightlyWriter {
       sb.append("No real-time change point in the history (")
           .append(n.changePoints().size()).append(" of other figures).\n");
     } else {
-      sb.append("Real-time change points (").append(n.changePoints().size() - realTime.size())
-          .append(" more of other figures in nightly.json):\n");
+      int others = n.changePoints().size() - realTime.size();
+      sb.append("Real-time change points").append(others == 0 ? ""
+          : " (" + others + " more of other figures in nightly.json)").append(":\n");
       Columns t = new Columns();
       t.row("night", "benchmark", "entity", "before", "after", "delta", "kind (cause)");
       for (ChangePoint cp : realTime) {
