@@ -2,6 +2,7 @@ package dev.loadprof.beam;
 
 import dev.loadprof.codec.Varint;
 import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +40,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     Map<Frame, Integer> frameIds = new HashMap<>();
     List<Frame> frames = new ArrayList<>();
     for (ProcessAccumulator.LoadStack k : a.stacks.keySet()) {
-      for (Frame f : k.stack()) {
+      for (Frame f : k.stack().frames()) {
         if (frameIds.putIfAbsent(f, frames.size()) == null) {
           frames.add(f);
         }
@@ -52,7 +53,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     }
     out.writeInt(a.stacks.size());
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
-      Frame[] stack = e.getKey().stack();
+      Frame[] stack = e.getKey().stack().frames();
       out.writeInt(e.getKey().load());
       out.writeInt(stack.length);
       for (Frame f : stack) {
@@ -89,7 +90,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
       for (int f = 0; f < stack.length; f++) {
         stack[f] = frames[in.readInt()];
       }
-      a.stacks.put(new ProcessAccumulator.LoadStack(load, stack),
+      a.stacks.put(new ProcessAccumulator.LoadStack(load, new CallStack(stack)),
           new long[] {in.readLong(), in.readLong()});
     }
     return a;

@@ -1,5 +1,6 @@
 package dev.loadprof.load;
 
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;
@@ -426,7 +427,7 @@ public final class BlockBuilder implements TraceEventSink {
     int[] wakeTid = new int[0];
     final Map<Frame, Integer> frameIds = new HashMap<>();
     final List<Frame> frames = new ArrayList<>();
-    final Map<StackKey, Integer> stackIds = new HashMap<>();
+    final Map<CallStack, Integer> stackIds = new HashMap<>();
     final List<int[]> stacks = new ArrayList<>();
 
     OpenBlock(int cpu, long window, CpuState carryIn) {
@@ -481,7 +482,7 @@ public final class BlockBuilder implements TraceEventSink {
     }
 
     private int stackId(Frame[] stack) {
-      StackKey key = new StackKey(stack);
+      CallStack key = new CallStack(stack);
       Integer id = stackIds.get(key);
       if (id != null) {
         return id;
@@ -554,19 +555,6 @@ public final class BlockBuilder implements TraceEventSink {
     }
     if (b.carryIn.kind == CpuState.Kind.RUNNING && b.carryIn.pid == UNKNOWN_ID) {
       b.carryIn.pid = pidOfTid.getOrDefault(b.carryIn.tid, UNKNOWN_ID);
-    }
-  }
-
-  /** A stack as a hash key: equal frames in the same order. */
-  private record StackKey(Frame[] frames) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof StackKey k && Arrays.equals(frames, k.frames);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(frames);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.loadprof.load;
 
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.TraceEventSink;
@@ -74,9 +75,9 @@ public final class LoadJoiner {
     Arrays.sort(samples);
 
     // Each block's stacks as frames, resolved once per stack rather than once per sample.
-    Frame[][][] stacksOf = new Frame[cpus.length][][];
+    CallStack[][] stacksOf = new CallStack[cpus.length][];
     for (int c = 0; c < cpus.length; c++) {
-      stacksOf[c] = new Frame[cpus[c].stacks.length][];
+      stacksOf[c] = new CallStack[cpus[c].stacks.length];
     }
     int[] pidOnCpu = new int[cpus.length];
     Arrays.fill(pidOnCpu, TraceEventSink.UNKNOWN_ID);
@@ -115,7 +116,7 @@ public final class LoadJoiner {
     return byPid;
   }
 
-  private static void addSample(EventBlock b, int i, int cpuIndex, Frame[][] stacks,
+  private static void addSample(EventBlock b, int i, int cpuIndex, CallStack[] stacks,
       int[] pidOnCpu, Map<Integer, PidCount> counts, Map<Integer, ProcessAccumulator> byPid,
       String runId) {
     int pid = b.samplePid[i];
@@ -132,13 +133,14 @@ public final class LoadJoiner {
     int othersRunning = running - (pidOnCpu[cpuIndex] == pid ? 1 : 0);
     int load = 1 + othersRunning;
     ProcessAccumulator acc = accumulator(byPid, runId, pid);
-    Frame[] stack = stacks[b.sampleStack[i]];
+    CallStack stack = stacks[b.sampleStack[i]];
     if (stack == null) {
       int[] frameIds = b.stacks[b.sampleStack[i]];
-      stack = new Frame[frameIds.length];
+      Frame[] frames = new Frame[frameIds.length];
       for (int f = 0; f < frameIds.length; f++) {
-        stack[f] = b.frames[frameIds[f]];
+        frames[f] = b.frames[frameIds[f]];
       }
+      stack = new CallStack(frames);
       stacks[b.sampleStack[i]] = stack;
     }
     acc.addSample(load, b.sampleCpuNs(i), stack);
