@@ -4,6 +4,7 @@ import dev.loadprof.codec.Varint;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,11 +47,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
         }
       }
     }
-    out.writeInt(frames.size());
-    for (Frame f : frames) {
-      out.writeString(f.symbol());
-      out.writeString(f.dso());
-    }
+    FrameCodec.writeTable(frames, out);
     out.writeInt(a.stacks.size());
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
       Frame[] stack = e.getKey().stack().frames();
@@ -79,10 +76,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     for (int i = 0; i < healthCount; i++) {
       a.health.put(in.readString(), in.readLong());
     }
-    Frame[] frames = new Frame[in.readInt()];
-    for (int i = 0; i < frames.length; i++) {
-      frames[i] = new Frame(in.readString(), in.readString());
-    }
+    Frame[] frames = FrameCodec.readTable(in);
     int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {
       int load = in.readInt();

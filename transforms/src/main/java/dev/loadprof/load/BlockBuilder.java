@@ -1,16 +1,17 @@
 package dev.loadprof.load;
 
-import dev.loadprof.model.CallStack;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.Samples;
+import dev.loadprof.model.StackTable;
+import dev.loadprof.model.Switches;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
-import java.util.ArrayList;
+import dev.loadprof.model.Wakeups;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -116,7 +117,7 @@ public final class BlockBuilder implements TraceEventSink {
     int resolvedNext = pidOf(nextTid, nextComm);
     OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
     if (b != null) {
-      b.addSwitch(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
+      b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
     }
   }
 
@@ -126,7 +127,7 @@ public final class BlockBuilder implements TraceEventSink {
     pidOf(tid, comm);
     OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
     if (b != null) {
-      b.addWakeup(timeNs, tid);
+      b.wakeups.add(timeNs, tid);
     }
   }
 
@@ -410,25 +411,10 @@ public final class BlockBuilder implements TraceEventSink {
     final int cpu;
     final long window;
     final CpuState carryIn;
-    int samples;
-    long[] sampleTime = new long[64];
-    int[] sampleTid = new int[64];
-    int[] samplePid = new int[64];
-    long[] samplePeriod = new long[64];
-    int[] sampleStack = new int[64];
-    int switches;
-    long[] switchTime = new long[16];
-    int[] prevTid = new int[16];
-    int[] prevPid = new int[16];
-    int[] nextTid = new int[16];
-    int[] nextPid = new int[16];
-    int wakeups;
-    long[] wakeTime = new long[0];
-    int[] wakeTid = new int[0];
-    final Map<Frame, Integer> frameIds = new HashMap<>();
-    final List<Frame> frames = new ArrayList<>();
-    final Map<CallStack, Integer> stackIds = new HashMap<>();
-    final List<int[]> stacks = new ArrayList<>();
+    final Samples samples = new Samples();
+    final Switches switches = new Switches();
+    final Wakeups wakeups = new Wakeups();
+    final StackTable.Builder stacks = new StackTable.Builder();
 
     OpenBlock(int cpu, long window, CpuState carryIn) {
       this.cpu = cpu;
@@ -437,69 +423,7 @@ public final class BlockBuilder implements TraceEventSink {
     }
 
     void addSample(long t, int tid, int pid, long period, Frame[] stack) {
-      if (samples == sampleTime.length) {
-        int n = samples * 2;
-        sampleTime = Arrays.copyOf(sampleTime, n);
-        sampleTid = Arrays.copyOf(sampleTid, n);
-        samplePid = Arrays.copyOf(samplePid, n);
-        samplePeriod = Arrays.copyOf(samplePeriod, n);
-        sampleStack = Arrays.copyOf(sampleStack, n);
-      }
-      sampleTime[samples] = t;
-      sampleTid[samples] = tid;
-      samplePid[samples] = pid;
-      samplePeriod[samples] = period;
-      sampleStack[samples] = stackId(stack);
-      samples++;
-    }
-
-    void addSwitch(long t, int pTid, int pPid, int nTid, int nPid) {
-      if (switches == switchTime.length) {
-        int n = switches * 2;
-        switchTime = Arrays.copyOf(switchTime, n);
-        prevTid = Arrays.copyOf(prevTid, n);
-        prevPid = Arrays.copyOf(prevPid, n);
-        nextTid = Arrays.copyOf(nextTid, n);
-        nextPid = Arrays.copyOf(nextPid, n);
-      }
-      switchTime[switches] = t;
-      prevTid[switches] = pTid;
-      prevPid[switches] = pPid;
-      nextTid[switches] = nTid;
-      nextPid[switches] = nPid;
-      switches++;
-    }
-
-    void addWakeup(long t, int tid) {
-      if (wakeups == wakeTime.length) {
-        int n = Math.max(8, wakeups * 2);
-        wakeTime = Arrays.copyOf(wakeTime, n);
-        wakeTid = Arrays.copyOf(wakeTid, n);
-      }
-      wakeTime[wakeups] = t;
-      wakeTid[wakeups] = tid;
-      wakeups++;
-    }
-
-    private int stackId(Frame[] stack) {
-      CallStack key = new CallStack(stack);
-      Integer id = stackIds.get(key);
-      if (id != null) {
-        return id;
-      }
-      int[] ids = new int[stack.length];
-      for (int i = 0; i < stack.length; i++) {
-        Integer f = frameIds.get(stack[i]);
-        if (f == null) {
-          f = frames.size();
-          frames.add(stack[i]);
-          frameIds.put(stack[i], f);
-        }
-        ids[i] = f;
-      }
-      stacks.add(ids);
-      stackIds.put(key, stacks.size() - 1);
-      return stacks.size() - 1;
+      samples.add(t, tid, pid, period, stacks.idOf(stack));
     }
 
     EventBlock toBlock(boolean tail, long runEnd) {
@@ -515,24 +439,11 @@ public final class BlockBuilder implements TraceEventSink {
       b.sampleIntervalNs = sampleIntervalNs;
       b.periodIsNanoseconds = info.periodIsNanoseconds;
       b.carryIn = carryIn.copy();
-      b.sampleCount = samples;
-      b.sampleTime = Arrays.copyOf(sampleTime, samples);
-      b.sampleTid = Arrays.copyOf(sampleTid, samples);
-      b.samplePid = Arrays.copyOf(samplePid, samples);
-      b.samplePeriod = Arrays.copyOf(samplePeriod, samples);
-      b.sampleStack = Arrays.copyOf(sampleStack, samples);
-      b.switchCount = switches;
-      b.switchTime = Arrays.copyOf(switchTime, switches);
-      b.switchPrevTid = Arrays.copyOf(prevTid, switches);
-      b.switchPrevPid = Arrays.copyOf(prevPid, switches);
-      b.switchNextTid = Arrays.copyOf(nextTid, switches);
-      b.switchNextPid = Arrays.copyOf(nextPid, switches);
+      b.samples = samples.trimmed();
+      b.switches = switches.trimmed();
       resolveLateThreads(b);
-      b.wakeupCount = wakeups;
-      b.wakeupTime = Arrays.copyOf(wakeTime, wakeups);
-      b.wakeupTid = Arrays.copyOf(wakeTid, wakeups);
-      b.frames = frames.toArray(new Frame[0]);
-      b.stacks = stacks.toArray(new int[0][]);
+      b.wakeups = wakeups.trimmed();
+      b.stackTable = stacks.build();
       return b;
     }
   }
@@ -542,14 +453,15 @@ public final class BlockBuilder implements TraceEventSink {
    * before its PERF_RECORD_COMM). By the end of the window its process is usually known.
    */
   private void resolveLateThreads(EventBlock b) {
-    for (int i = 0; i < b.switchCount; i++) {
-      if (b.switchPrevPid[i] == UNKNOWN_ID) {
-        b.switchPrevPid[i] = pidOfTid.getOrDefault(b.switchPrevTid[i], UNKNOWN_ID);
+    Switches s = b.switches;
+    for (int i = 0; i < s.count; i++) {
+      if (s.prevPid[i] == UNKNOWN_ID) {
+        s.prevPid[i] = pidOfTid.getOrDefault(s.prevTid[i], UNKNOWN_ID);
       }
-      if (b.switchNextPid[i] == UNKNOWN_ID) {
-        b.switchNextPid[i] = pidOfTid.getOrDefault(b.switchNextTid[i], UNKNOWN_ID);
+      if (s.nextPid[i] == UNKNOWN_ID) {
+        s.nextPid[i] = pidOfTid.getOrDefault(s.nextTid[i], UNKNOWN_ID);
       }
-      if (b.switchPrevPid[i] == UNKNOWN_ID || b.switchNextPid[i] == UNKNOWN_ID) {
+      if (s.prevPid[i] == UNKNOWN_ID || s.nextPid[i] == UNKNOWN_ID) {
         health.increment(TraceHealth.UNKNOWN_PID_SWITCHES);
       }
     }

@@ -9,6 +9,7 @@ import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.load.BlockBuilder;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Intervals;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.TraceFiles;
@@ -104,9 +105,9 @@ class ArchiveConversionsTest {
   @Test
   void damagedColumnsAreRejected() throws IOException {
     EventBlock block = parse(PHASES, 1_000_000_000L).blocks().stream()
-        .filter(b -> b.sampleCount > 5).findFirst().orElseThrow();
+        .filter(b -> b.samples.count > 5).findFirst().orElseThrow();
     EventBlockRecord r = ArchiveConversions.toRecord(block);
-    r.setSampleCount(block.sampleCount + 1);
+    r.setSampleCount(block.samples.count + 1);
     assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.fromRecord(r));
     EventBlockRecord r2 = ArchiveConversions.toRecord(block);
     ByteBuffer tids = r2.getSampleTid();
@@ -118,7 +119,7 @@ class ArchiveConversionsTest {
   @Test
   void parsedBlocksOnlyAreArchived() throws IOException {
     EventBlock block = parse(PHASES, 1_000_000_000L).blocks().get(0);
-    block.intervals = new EventBlock.Intervals();
+    block.intervals = new Intervals();
     assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.toRecord(block));
   }
 
