@@ -1,5 +1,6 @@
 package dev.loadprof.archive;
 
+import dev.loadprof.block.UnusablePolicy;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
@@ -175,6 +176,8 @@ public final class ArchiveConversions {
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);
     run.warnings.addAll(m.getWarnings());
+    // Not stored: the verdict follows from the facts above, the same way as when parsing.
+    run.unusableReason = UnusablePolicy.reasonOf(run);
     return run;
   }
 }

@@ -145,7 +145,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
       if (acc.pid == 0 || acc.samples == 0 || run == null) {
         continue; // the idle task (its samples are idle_samples), or never sampled
       }
-      if (isUnusable(run)) {
+      if (run.isUnusable()) {
         run.health.add(TraceHealth.SAMPLES_OF_UNUSABLE_RUN, acc.samples);
         continue;
       }
@@ -162,10 +162,6 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     LoadRange range = filters.loadRange() == null ? LoadRange.ALL
         : LoadRange.parse(filters.loadRange());
     return new Analysis(runs, processes, stacks, range, GroupBy.parse(filters.groupBy()));
-  }
-
-  public static boolean isUnusable(RunInfo run) {
-    return !run.warnings.isEmpty() && run.warnings.get(0).startsWith("UNUSABLE: ");
   }
 
   /** Writes all outputs into a fresh temporary directory, then moves them into outputDir. */

@@ -84,6 +84,7 @@ public final class SummaryJson {
     r.health.malformedExamples().forEach(examples::add);
     ArrayNode warnings = o.putArray("warnings");
     r.warnings.forEach(warnings::add);
+    o.put("unusable_reason", r.unusableReason);
     ArrayNode processes = o.putArray("processes");
     for (ProcessLoad p : a.processes()) {
       if (p.runId.equals(r.runId)) {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
-import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Intervals;
 import dev.loadprof.model.RunInfo;

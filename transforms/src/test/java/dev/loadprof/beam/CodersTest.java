@@ -3,7 +3,7 @@ package dev.loadprof.beam;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.load.LoadJoiner;
 import dev.loadprof.load.ProcessAccumulator;

@@ -1,8 +1,9 @@
 package dev.loadprof.load;
 
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
-import dev.loadprof.model.Intervals;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.Intervals;
 import dev.loadprof.model.RunInfo;
 import java.util.ArrayList;
 import java.util.List;

@@ -162,7 +162,7 @@ class ReportsTest {
     assertEquals(
         List.of("run_id", "source", "host", "sampling_event", "period_is_ns",
             "sample_interval_ns", "layout", "pid_source", "cpus", "start_ns", "end_ns", "health",
-            "records", "malformed_examples", "warnings", "processes"),
+            "records", "malformed_examples", "warnings", "unusable_reason", "processes"),
         fieldNames(run));
     JsonNode p = run.get("processes").get(0);
     assertEquals(
