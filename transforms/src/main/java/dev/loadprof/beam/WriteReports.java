@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,13 +32,13 @@ import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.PDone;
 
 /**
- * Writes every output file from the aggregated profiles: pprof, histograms, functions, folded
- * stacks, summary.json and the terminal summary. Files are written into a temporary directory
+ * Writes every output file ({@link Reports#ALL}) from the aggregated profiles. Files are written into a temporary directory
  * under the output directory and moved into place only when all are complete, so a failed job
  * leaves no partial outputs.
  */
 public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
-  public static final String CONSOLE_SUMMARY_FILE = "summary.txt";
+  /** The console summary's file, which the CLI prints; see {@link ConsoleSummary}. */
+  public static final String CONSOLE_SUMMARY_FILE = ConsoleSummary.FILE_NAME;
 
   private final PCollection<RunInfo> runs;
   private final String outputDir;
@@ -109,9 +108,6 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     List<ResourceId> written = new ArrayList<>();
     try {
       Reports.writeAll(analysis, name -> create(tmp, name, written));
-      try (OutputStream out = create(tmp, CONSOLE_SUMMARY_FILE, written)) {
-        out.write(ConsoleSummary.render(analysis).getBytes(StandardCharsets.UTF_8));
-      }
     } catch (UncheckedIOException e) {
       discard(tmp, written);
       throw e.getCause();
