@@ -8,6 +8,7 @@ import dev.loadprof.beam.WriteReports;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.AnalysisWriter;
+import dev.loadprof.report.Filters;
 import java.util.List;
 import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
@@ -64,7 +65,7 @@ public final class AnalyzePipeline {
         .apply("Join samples with load", new JoinSamplesWithLoad())
         .apply("Aggregate profiles", new AggregateProfiles())
         .apply("Write reports", new WriteReports(runs, options.getOut(),
-            new WriteReports.Filters(pids(options), options.getComm(), options.getLoad(),
+            new Filters(pids(options), options.getComm(), options.getLoad(),
                 options.getGroupBy()), writer));
   }
 

@@ -1,0 +1,249 @@
+package dev.loadprof.block;
+
+import dev.loadprof.load.CpuTimeline;
+import dev.loadprof.model.CpuState;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.TraceHealth;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Cuts the event stream of one run into blocks of (CPU, time window) and hands each block on as
+ * soon as its window is over, so memory is bounded by one window per CPU, not by the trace.
+ *
+ * <p>It also keeps what only a sequential pass can know: which process each thread belongs to
+ * ({@link ThreadTable}), which sampling event is used and how often it samples ({@link
+ * SampleIntervalEstimate}), and what each CPU was doing when a window starts (the carry-in, from
+ * replaying the previous block). At the end it judges whether the run can be used ({@link
+ * UnusablePolicy}).
+ */
+public final class BlockBuilder implements TraceEventSink {
+  private final String runId;
+  private final String sourceName;
+  private final long windowNs;
+  private final String wantedEvent;
+  private final Consumer<EventBlock> out;
+  private final RunInfo info = new RunInfo();
+  private final TraceHealth health = info.health;
+  private final ThreadTable threads = new ThreadTable(info);
+  private final SampleIntervalEstimate interval = new SampleIntervalEstimate();
+  private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
+
+  private boolean sawRecord;
+  private long firstNs = Long.MAX_VALUE;
+  private long lastNs = Long.MIN_VALUE;
+
+  /**
+   * @param wantedEvent the sampling event to use, or null for the first one the trace has
+   * @param out receives each finished block
+   */
+  public BlockBuilder(String runId, String sourceName, long windowNs, String wantedEvent,
+      Consumer<EventBlock> out) {
+    if (windowNs <= 0) {
+      throw new IllegalArgumentException("window must be positive: " + windowNs);
+    }
+    this.runId = runId;
+    this.sourceName = sourceName;
+    this.windowNs = windowNs;
+    this.wantedEvent = wantedEvent;
+    this.out = out;
+    info.runId = runId;
+    info.source = sourceName;
+  }
+
+  // ---------------------------------------------------------------- TraceEventSink
+
+  @Override
+  public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
+      long period, Frame[] stack) {
+    health.increment(TraceHealth.SAMPLE_RECORDS);
+    if (info.samplingEvent.isEmpty()) {
+      if (wantedEvent != null && !wantedEvent.equals(event)) {
+        health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+        return;
+      }
+      info.samplingEvent = event;
+      info.periodIsNanoseconds = SampleIntervalEstimate.countsNanoseconds(event);
+    } else if (!info.samplingEvent.equals(event)) {
+      health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+      return;
+    }
+    threads.detectLayout(!sawRecord, pid);
+    pid = threads.learn(pid, tid, comm);
+    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
+    if (b == null) {
+      return;
+    }
+    if (tid == 0) {
+      health.increment(TraceHealth.IDLE_SAMPLES);
+    }
+    interval.note(cpu, tid, timeNs, period, info.periodIsNanoseconds);
+    b.addSample(timeNs, tid, pid, period, stack);
+  }
+
+  @Override
+  public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
+      String prevComm, String prevState, int nextTid, String nextComm) {
+    health.increment(TraceHealth.SWITCH_RECORDS);
+    if (period > 1) {
+      health.increment(TraceHealth.FREQ_SAMPLED_SWITCH_RECORDS);
+      health.add(TraceHealth.SWITCHES_LOST_TO_SAMPLING, period - 1);
+    }
+    if (prevState != null && prevState.startsWith("X")) {
+      health.increment(TraceHealth.EXITED_THREAD_SWITCHES);
+    }
+    threads.detectLayout(!sawRecord, prevPid);
+    int resolvedPrev = threads.learn(prevPid, prevTid, prevComm);
+    int resolvedNext = threads.pidOf(nextTid, nextComm);
+    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
+    if (b != null) {
+      b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
+    }
+  }
+
+  @Override
+  public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+    health.increment(TraceHealth.WAKEUP_RECORDS);
+    threads.pidOf(tid, comm);
+    OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
+    if (b != null) {
+      b.wakeups.add(timeNs, tid);
+    }
+  }
+
+  @Override
+  public void comm(long timeNs, int pid, int tid, String comm, boolean exec) {
+    health.increment(TraceHealth.TASK_RECORDS);
+    threads.comm(pid, tid, comm);
+  }
+
+  @Override
+  public void fork(long timeNs, int pid, int tid, int parentPid, int parentTid) {
+    health.increment(TraceHealth.TASK_RECORDS);
+    threads.fork(pid, tid, parentPid);
+  }
+
+  @Override
+  public void exit(long timeNs, int pid, int tid) {
+    // The thread's tid stays mapped: "-1" switch records of the dead thread follow its exit.
+    health.increment(TraceHealth.TASK_RECORDS);
+  }
+
+  @Override
+  public void lost(long timeNs, long count) {
+    health.add(TraceHealth.LOST_EVENTS, count);
+  }
+
+  @Override
+  public void ignored(String event) {
+    health.increment(TraceHealth.IGNORED_RECORDS);
+  }
+
+  @Override
+  public void malformed(long lineNumber, String reason, String line) {
+    health.increment(TraceHealth.MALFORMED_LINES);
+    health.addMalformedExample(sourceName + ":" + lineNumber + ": " + reason + ": "
+        + (line.length() > 120 ? line.substring(0, 120) + "..." : line));
+  }
+
+  // ---------------------------------------------------------------- end of the run
+
+  /**
+   * Flushes the last blocks of every CPU and returns what is known of the run, with its verdict
+   * ({@link RunInfo#unusableReason}).
+   */
+  public RunInfo finish() {
+    freezeSampleInterval();
+    long runEnd = sawRecord ? lastNs : 0;
+    info.cpuCount = openByCpu.size();
+    for (OpenBlock b : openByCpu.values()) {
+      emitTail(b, runEnd);
+    }
+    openByCpu.clear();
+    info.startNs = sawRecord ? firstNs : 0;
+    info.endNs = runEnd;
+    info.sampleIntervalNs = interval.nanos();
+    info.layout = threads.plainLayout() ? "plain" : "fields";
+    info.pidSource = threads.plainLayout() ? "comm" : "trace";
+    RunWarnings.add(info, sourceName, threads.plainLayout());
+    UnusablePolicy.judge(info);
+    return info;
+  }
+
+  // ---------------------------------------------------------------- blocks
+
+  private OpenBlock blockFor(int cpu, long timeNs, String outOfOrderCounter) {
+    if (!sawRecord) {
+      sawRecord = true;
+      firstNs = timeNs;
+      lastNs = timeNs;
+    } else if (timeNs < lastNs - windowNs) {
+      // perf script sorts records by time; one far behind cannot be placed in a closed window.
+      health.increment(outOfOrderCounter);
+      return null;
+    }
+    firstNs = Math.min(firstNs, timeNs);
+    lastNs = Math.max(lastNs, timeNs);
+    long window = Math.floorDiv(timeNs, windowNs);
+    OpenBlock b = openByCpu.get(cpu);
+    if (b == null) {
+      b = new OpenBlock(cpu, window, new CpuState());
+      openByCpu.put(cpu, b);
+      return b;
+    }
+    if (window < b.window) {
+      health.increment(outOfOrderCounter);
+      return null;
+    }
+    if (window > b.window) {
+      CpuState state = emit(b, false, 0);
+      for (long w = b.window + 1; w < window && state.kind == CpuState.Kind.RUNNING; w++) {
+        // The running thread carries over a window in which this CPU recorded nothing.
+        state = emit(new OpenBlock(cpu, w, state), false, 0);
+      }
+      b = new OpenBlock(cpu, window, state);
+      openByCpu.put(cpu, b);
+    }
+    return b;
+  }
+
+  /**
+   * The last block of a CPU ends its running thread half an interval after its last sample; when
+   * that falls in a later window, empty tail blocks carry the thread there.
+   */
+  private void emitTail(OpenBlock b, long runEnd) {
+    CpuState state = emit(b, true, runEnd);
+    for (long w = b.window + 1; state.kind == CpuState.Kind.RUNNING; w++) {
+      state = emit(new OpenBlock(b.cpu, w, state), true, runEnd);
+    }
+  }
+
+  private CpuState emit(OpenBlock open, boolean tail, long runEnd) {
+    freezeSampleInterval();
+    EventBlock block = open.toBlock(runId, windowNs);
+    block.runStartNs = firstNs;
+    block.runEndNs = tail ? runEnd : 0;
+    block.cpuTail = tail;
+    block.sampleIntervalNs = interval.nanos();
+    block.periodIsNanoseconds = info.periodIsNanoseconds;
+    threads.resolveLateThreads(block);
+    CpuState next = CpuTimeline.replay(block, false);
+    out.accept(block);
+    return next;
+  }
+
+  /** Fixes the sample interval once, so that every block of the run uses the same one. */
+  private void freezeSampleInterval() {
+    if (interval.isFrozen()) {
+      return;
+    }
+    if (!interval.freeze() && !info.periodIsNanoseconds) {
+      info.warnings.add(sourceName + ": could not measure the time between samples of "
+          + info.samplingEvent + "; assuming " + SampleIntervalEstimate.FALLBACK_NS + " ns.");
+    }
+  }
+}
