@@ -1,6 +1,5 @@
 package dev.loadprof.compare;
 
-import dev.loadprof.load.BlockBuilder;
 import dev.loadprof.load.InMemoryAnalysis;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
@@ -47,13 +46,11 @@ final class TraceRuns {
     List<StackWeight> stacks = new ArrayList<>();
     runIdByFixture.forEach((fixture, runId) -> {
       InMemoryAnalysis a = parsed(fixture);
-      RunInfo run = dev.loadprof.compare.TestCopies.copy(a.run);
+      RunInfo run = a.run.copy();
       run.runId = runId;
       runs.add(run);
-      String unusable = BlockBuilder.unusableReason(run);
-      if (unusable != null) {
-        run.warnings.add(0, "UNUSABLE: " + unusable);
-        return;
+      if (run.isUnusable()) {
+        return; // its warnings say why, as the pipeline's
       }
       for (ProcessAccumulator acc : a.processes.values()) {
         if (acc.pid <= 0 || acc.samples == 0
