@@ -58,7 +58,7 @@ public final class AnalysisAssembler {
         continue;
       }
       String name = run.processName(acc.pid);
-      if ((filters.pid() != null && filters.pid() != acc.pid)
+      if ((filters.pids() != null && !filters.pids().contains(acc.pid))
           || (comm != null && !comm.matcher(name).find())) {
         run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
         continue;

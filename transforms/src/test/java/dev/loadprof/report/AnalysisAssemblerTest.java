@@ -63,7 +63,7 @@ class AnalysisAssemblerTest {
 
   @Test
   void filteredOutSamplesAreCounted() {
-    Analysis a = assemble(run(), new Filters(8, null, null));
+    Analysis a = assemble(run(), new Filters(java.util.Set.of(8), null, null));
     assertEquals(0, a.processes().size());
     assertEquals(1, a.runs().get(0).health.get(TraceHealth.SAMPLES_FILTERED_OUT));
   }
