@@ -30,6 +30,7 @@ final class JobOutcome {
   static int analyzed(PipelineResult result, String outDir, int runs, PrintStream out,
       PrintStream err) {
     printSummary(outDir, out);
+    printWarnings(outDir, err);
     long unusable = counter(result, "unusable_runs");
     if (unusable == 0) {
       return ExitCode.OK;
@@ -91,6 +92,16 @@ final class JobOutcome {
       out.println("Outputs in " + outDir + "/: " + String.join(", ", names));
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
+    }
+  }
+
+  /** Every warning of the job, grouped (see {@link WarningSummary}). */
+  private static void printWarnings(String outDir, PrintStream err) {
+    ResourceId file = resolve(outDir, "summary.json");
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      WarningSummary.print(new ObjectMapper().readTree(in), err);
+    } catch (IOException e) {
+      err.println("loadprof: could not read the warnings from " + file + ": " + e.getMessage());
     }
   }
 

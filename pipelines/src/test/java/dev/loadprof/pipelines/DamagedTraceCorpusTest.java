@@ -25,7 +25,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +64,6 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- time order
 
   @Test
-  @Disabled("issue 7, not fixed yet: real time above the run span")
   void recordsReversedWithinEachWindowAreSortedBack() {
     Cli cli = analyze("reversed", DamagedTraces.join(
         DamagedTraces.reversedWithinWindows(recs, SECOND)));
@@ -87,7 +85,6 @@ class DamagedTraceCorpusTest {
   }
 
   @Test
-  @Disabled("issue 7, not fixed yet: no out-of-order warning")
   void shuffledRecordsAreCountedAndWarned() {
     Cli cli = analyze("shuffled", DamagedTraces.join(DamagedTraces.shuffled(recs, 7)));
     assertWarned(cli, "out of time order");
@@ -96,19 +93,21 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- far-off timestamps
 
   @Test
-  @Disabled("issue 7, not fixed yet: no warning")
   void oneRecord1e10sLaterIsSkippedAndWarned() {
-    farOff(10_000_000_000L);
+    // 10^10 s is past what a long holds in ns: the parser refuses it, naming the line.
+    Cli cli = analyze("far-off", DamagedTraces.join(
+        DamagedTraces.oneSampleShifted(recs, 10_000_000_000L)));
+    assertClean(cli);
+    assertWarned(cli, "bad timestamp");
+    assertWarned(cli, "far-off.txt.gz:");
   }
 
   @Test
-  @Disabled("issue 7, not fixed yet: hangs")
   void oneRecord100000sLaterIsSkippedAndWarned() {
     farOff(100_000L);
   }
 
   @Test
-  @Disabled("issue 7, not fixed yet: wrong load, no warning")
   void oneRecord5000sLaterIsSkippedAndWarned() {
     farOff(5_000L);
   }
@@ -123,7 +122,6 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- duplicates
 
   @Test
-  @Disabled("issue 7, not fixed yet: last window counted twice")
   void traceConcatenatedTwiceIsDeduplicatedAndWarned() {
     Cli cli = analyze("twice", clean + clean);
     assertClean(cli);
@@ -131,7 +129,6 @@ class DamagedTraceCorpusTest {
   }
 
   @Test
-  @Disabled("issue 7, not fixed yet: real time above the run span")
   void everyRecordWrittenTwiceIsDeduplicatedAndWarned() {
     Cli cli = analyze("doubled", DamagedTraces.join(DamagedTraces.everyRecordTwice(recs)));
     assertClean(cli);
@@ -141,7 +138,6 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- processes and headers
 
   @Test
-  @Disabled("issue 7, not fixed yet: the header parser anchors inside the comm")
   void commThatLooksLikeAHeaderIsParsedWhole() {
     String hostile = "1/1 [7] 1.5: x"; // 14 bytes: a legal comm
     Cli cli = analyze("hostile-comm", clean
@@ -155,7 +151,6 @@ class DamagedTraceCorpusTest {
   }
 
   @Test
-  @Disabled("issue 7, not fixed yet: -1 samples break intervals")
   void unknownThreadSamplesDoNotBreakTheThreadsIntervals() {
     Cli cli = analyze("minus-one", DamagedTraces.join(DamagedTraces.unknownThreadSamples(recs,
         pid, 48 * SECOND, 48 * SECOND + 500 * MS, 10)));
@@ -163,7 +158,11 @@ class DamagedTraceCorpusTest {
     JsonNode p = E2e.process(cli.summary(), pid);
     assertThat(p.path("health").path("samples_contradicted").asLong(),
         lessThanOrEqualTo(cleanProcess.path("health").path("samples_contradicted").asLong() + 2));
-    assertRelative(cleanProcess.get("wall_ns").asDouble(), p.get("wall_ns").asDouble(), "wall");
+    // The skipped samples' real time is missing (and warned about); nothing else moves.
+    long skipped = cli.summary().get("runs").get(0).get("health")
+        .get("samples_of_unknown_thread").asLong();
+    assertEquals(cleanProcess.get("wall_ns").asDouble(), p.get("wall_ns").asDouble(),
+        skipped * 250_000 + cleanProcess.get("wall_ns").asDouble() * 0.001, "wall");
     assertRelative(cleanProcess.get("time_at_load_ns").get("2").asDouble(),
         p.get("time_at_load_ns").get("2").asDouble(), "time at load 2");
     assertWarned(cli, "no thread");
@@ -172,7 +171,6 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- arithmetic
 
   @Test
-  @Disabled("issue 7, not fixed yet: no flag")
   void periodsOf1e17AreFlaggedAndDoNotWrapTheCpuTotal() {
     Cli cli = analyze("huge-period", DamagedTraces.join(
         DamagedTraces.hugePeriods(recs, "phases", 3, 100_000_000_000_000_000L)));
@@ -185,7 +183,6 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- partial input
 
   @Test
-  @Disabled("issue 7, not fixed yet: tail dropped silently")
   void gzipFollowedByPlainTextIsReported() {
     byte[] gz = DamagedTraces.gzip(clean);
     byte[] tail = "phases  1599/1599  [000]  50.0: plain text after the gzip\n"
@@ -196,7 +193,6 @@ class DamagedTraceCorpusTest {
   }
 
   @Test
-  @Disabled("issue 7, not fixed yet: loses the last block zcat recovers")
   void truncatedGzipYieldsAllThatDecompresses() throws Exception {
     byte[] gz = DamagedTraces.gzip(clean);
     byte[] cut = Arrays.copyOf(gz, gz.length * 9 / 10);
@@ -219,7 +215,6 @@ class DamagedTraceCorpusTest {
   // ---------------------------------------------------------------- hostile names
 
   @Test
-  @Disabled("issue 7, not fixed yet: names reach text outputs raw")
   void controlCharactersInNamesAreEscapedInTextOutputsAndExactInJson() {
     String hostile = "serial\u001b[31m_\u001b]0;owned\u0007phase\u0000x";
     Cli cli = analyze("escapes", clean.replace(" serial_phase (", " " + hostile + " ("));
@@ -231,7 +226,7 @@ class DamagedTraceCorpusTest {
     }
     assertThat(cli.file("functions.txt"), containsString("serial\\x1b[31m_\\x1b]0;owned\\x07"
         + "phase\\x00x"));
-    assertTrue(E2e.topFunctions(E2e.process(cli.summary(), pid), "real_pct").containsKey(hostile),
+    assertTrue(E2e.topFunctions(E2e.process(cli.summary(), pid), "flat_real_pct").containsKey(hostile),
         "summary.json keeps the exact name");
   }
 
