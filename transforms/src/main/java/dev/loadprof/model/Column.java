@@ -52,24 +52,45 @@ abstract class Column<G> {
   /** @throws IllegalArgumentException naming the column when the bytes do not hold count values */
   abstract void fromBytes(G group, ByteBuffer bytes, int count, long base);
 
-  private static final class IntColumn<G> extends Column<G> {
-    private final Function<G, int[]> get;
-    private final BiConsumer<G, int[]> set;
+  /** A column held in a primitive array of type A (int[] or long[]). */
+  private abstract static class ArrayColumn<G, A> extends Column<G> {
+    final Function<G, A> get;
+    final BiConsumer<G, A> set;
 
-    IntColumn(String name, Function<G, int[]> get, BiConsumer<G, int[]> set) {
+    ArrayColumn(String name, Function<G, A> get, BiConsumer<G, A> set) {
       super(name);
       this.get = get;
       this.set = set;
     }
 
+    abstract A copyOf(A values, int length);
+
+    abstract boolean equalPrefix(A a, A b, int count);
+
     @Override
-    void resize(G group, int length, G into) {
-      set.accept(into, Arrays.copyOf(get.apply(group), length));
+    final void resize(G group, int length, G into) {
+      set.accept(into, copyOf(get.apply(group), length));
     }
 
     @Override
-    boolean equal(G a, G b, int count) {
-      return Arrays.equals(get.apply(a), 0, count, get.apply(b), 0, count);
+    final boolean equal(G a, G b, int count) {
+      return equalPrefix(get.apply(a), get.apply(b), count);
+    }
+  }
+
+  private static final class IntColumn<G> extends ArrayColumn<G, int[]> {
+    IntColumn(String name, Function<G, int[]> get, BiConsumer<G, int[]> set) {
+      super(name, get, set);
+    }
+
+    @Override
+    int[] copyOf(int[] values, int length) {
+      return Arrays.copyOf(values, length);
+    }
+
+    @Override
+    boolean equalPrefix(int[] a, int[] b, int count) {
+      return Arrays.equals(a, 0, count, b, 0, count);
     }
 
     @Override
@@ -109,26 +130,22 @@ abstract class Column<G> {
     }
   }
 
-  private static final class LongColumn<G> extends Column<G> {
+  private static final class LongColumn<G> extends ArrayColumn<G, long[]> {
     private final boolean deltas;
-    private final Function<G, long[]> get;
-    private final BiConsumer<G, long[]> set;
 
     LongColumn(String name, boolean deltas, Function<G, long[]> get, BiConsumer<G, long[]> set) {
-      super(name);
+      super(name, get, set);
       this.deltas = deltas;
-      this.get = get;
-      this.set = set;
     }
 
     @Override
-    void resize(G group, int length, G into) {
-      set.accept(into, Arrays.copyOf(get.apply(group), length));
+    long[] copyOf(long[] values, int length) {
+      return Arrays.copyOf(values, length);
     }
 
     @Override
-    boolean equal(G a, G b, int count) {
-      return Arrays.equals(get.apply(a), 0, count, get.apply(b), 0, count);
+    boolean equalPrefix(long[] a, long[] b, int count) {
+      return Arrays.equals(a, 0, count, b, 0, count);
     }
 
     @Override

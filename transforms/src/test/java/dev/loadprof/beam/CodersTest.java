@@ -10,10 +10,10 @@ import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.parse.TraceFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +28,7 @@ class CodersTest {
   private static List<EventBlock> blocksOfTheExample() throws IOException {
     List<EventBlock> blocks = new ArrayList<>();
     BlockBuilder builder = new BlockBuilder("phases", "phases", 250_000_000L, null, blocks::add);
-    try (InputStream in = TraceFiles.open(Path.of("../examples/phases.txt.gz"))) {
+    try (InputStream in = TraceFiles.open(TraceFixtures.path("phases"))) {
       new PerfScriptParser().read(in, "phases", builder);
     }
     builder.finish();
