@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.compare.CompareInputException;
+import dev.loadprof.report.PprofReport;
+import dev.loadprof.report.Report;
+import dev.loadprof.report.Reports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -31,6 +34,7 @@ final class JobOutcome {
   static int analyzed(PipelineResult result, String outDir, int runs, PrintStream out,
       PrintStream err) {
     printSummary(outDir, out);
+    printWarnings(outDir, err);
     long unusable = counter(result, "unusable_runs");
     if (unusable == 0) {
       return ExitCode.OK;
@@ -130,16 +134,26 @@ final class JobOutcome {
     ResourceId file = resolve(outDir, WriteReports.CONSOLE_SUMMARY_FILE);
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      List<String> names = new ArrayList<>(List.of("profile.pb.gz (go tool pprof)",
-          "histogram.txt", "functions.txt", "flame.folded", "summary.json"));
-      for (String many : List.of("runs.txt", "groups.txt")) {
-        if (exists(resolve(outDir, many))) {
-          names.add(many);
+      List<String> names = new ArrayList<>();
+      for (Report r : Reports.ALL) { // the one list of outputs, in its order
+        if (!r.fileName().equals(WriteReports.CONSOLE_SUMMARY_FILE)
+            && exists(resolve(outDir, r.fileName()))) {
+          names.add(r instanceof PprofReport ? r.fileName() + " (go tool pprof)" : r.fileName());
         }
       }
       out.println("Outputs in " + outDir + "/: " + String.join(", ", names));
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
+    }
+  }
+
+  /** Every warning of the job, grouped (see {@link WarningSummary}). */
+  private static void printWarnings(String outDir, PrintStream err) {
+    ResourceId file = resolve(outDir, "summary.json");
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      WarningSummary.print(new ObjectMapper().readTree(in), err);
+    } catch (IOException e) {
+      err.println("loadprof: could not read the warnings from " + file + ": " + e.getMessage());
     }
   }
 
@@ -149,10 +163,9 @@ final class JobOutcome {
     ResourceId file = resolve(outDir, "summary.json");
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       for (JsonNode run : new ObjectMapper().readTree(in).path("runs")) {
-        for (JsonNode w : run.path("warnings")) {
-          if (w.asText().startsWith("UNUSABLE: ")) {
-            reasons.add(w.asText().substring("UNUSABLE: ".length()));
-          }
+        String reason = run.path("unusable_reason").asText("");
+        if (!reason.isEmpty()) {
+          reasons.add(reason);
         }
       }
     } catch (IOException e) {

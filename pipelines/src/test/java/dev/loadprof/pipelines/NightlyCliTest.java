@@ -52,7 +52,7 @@ class NightlyCliTest {
 
   @Test
   void cpuRegressionOnTheLatestNightExitsThree() throws IOException {
-    Cli cli = nightly(nights(plus(base(), "cpu-1")));
+    Cli cli = nightly(nights(plus(base(), "cpu-2")));
     assertEquals(3, cli.exit(), cli.stdout() + cli.stderr());
     JsonNode json = CompareCliTest.json(cli, "nightly.json");
     assertEquals(FIRST.plusDays(5).toString(), json.get("latest_night").asText());

@@ -31,7 +31,7 @@ class NightlyScriptTest {
     assertThat(first.output(), containsString("5 runs added"));
     assertThat(first.output(), containsString("verdict: no change"));
 
-    NightlyScript.addNights(inbox, 5, List.of("cpu-1"));
+    NightlyScript.addNights(inbox, 5, List.of("cpu-2"));
     NightlyScript.Result second = NightlyScript.run(dir, Map.of(), args);
     assertEquals(3, second.exit(), second.output());
     assertThat(second.output(), containsString("1 runs added"));

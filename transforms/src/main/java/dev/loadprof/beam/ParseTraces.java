@@ -4,6 +4,7 @@ import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
+import dev.loadprof.report.Printable;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
@@ -101,10 +102,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       Metrics.counter("loadprof", "runs").inc();
       if (info.isUnusable()) {
         Metrics.counter("loadprof", "unusable_runs").inc();
-        LOG.error(info.unusableReason);
+        LOG.error(Printable.escape(info.unusableReason));
       }
       for (String warning : info.warnings) {
-        LOG.warn(warning);
+        LOG.warn(Printable.escape(warning));
       }
       LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
           info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,

@@ -7,6 +7,7 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
+import static dev.loadprof.model.TraceEventSink.UNKNOWN_ID;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -33,9 +34,21 @@ public final class BlockBuilder implements TraceEventSink {
   private final SampleIntervalEstimate interval = new SampleIntervalEstimate();
   private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
 
+  private final FarJumpGate gate;
+  private final TimeDamage damage = new TimeDamage();
+
   private boolean sawRecord;
   private long firstNs = Long.MAX_VALUE;
   private long lastNs = Long.MIN_VALUE;
+
+  /**
+   * A running thread is carried through at most this many windows (or FAR_NS, if longer) in which
+   * its CPU recorded nothing, so that no work scales with empty time.
+   */
+  static final int MAX_CARRY_WINDOWS = 16;
+
+  /** A record this far (or a window, if longer) from the run's time is held back or skipped. */
+  static final long FAR_NS = 10_000_000_000L;
 
   /**
    * @param wantedEvent the sampling event to use, or null for the first one the trace has
@@ -53,12 +66,22 @@ public final class BlockBuilder implements TraceEventSink {
     this.out = out;
     info.runId = runId;
     info.source = sourceName;
+    this.gate = new FarJumpGate(Math.max(FAR_NS, 2 * windowNs));
   }
 
   // ---------------------------------------------------------------- TraceEventSink
 
   @Override
   public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
+      long period, Frame[] stack) {
+    if (outsideRun(timeNs, cpu, TraceHealth.SAMPLE_RECORDS, TraceHealth.SAMPLES_OUTSIDE_RUN,
+        () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack))) {
+      return;
+    }
+    addSample(timeNs, cpu, pid, tid, comm, event, period, stack);
+  }
+
+  private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
       long period, Frame[] stack) {
     health.increment(TraceHealth.SAMPLE_RECORDS);
     if (info.samplingEvent.isEmpty()) {
@@ -72,14 +95,21 @@ public final class BlockBuilder implements TraceEventSink {
       health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
       return;
     }
+    if (tid == UNKNOWN_ID) {
+      // "-1/-1": the kernel could not tell whose sample this is; it says nothing about who ran.
+      health.increment(TraceHealth.SAMPLES_UNKNOWN_THREAD);
+      return;
+    }
+    if (period > longestPlausiblePeriod(timeNs)) {
+      health.increment(TraceHealth.SAMPLES_PERIOD_TOO_LONG);
+      damage.longPeriod(cpu, timeNs, period);
+      return;
+    }
     threads.detectLayout(!sawRecord, pid);
     pid = threads.learn(pid, tid, comm);
     OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
     if (b == null) {
       return;
-    }
-    if (tid == 0) {
-      health.increment(TraceHealth.IDLE_SAMPLES);
     }
     interval.note(cpu, tid, timeNs, period, info.periodIsNanoseconds);
     b.addSample(timeNs, tid, pid, period, stack);
@@ -87,6 +117,16 @@ public final class BlockBuilder implements TraceEventSink {
 
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
+      String prevComm, String prevState, int nextTid, String nextComm) {
+    if (outsideRun(timeNs, cpu, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
+        () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
+            nextComm))) {
+      return;
+    }
+    addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm);
+  }
+
+  private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
       String prevComm, String prevState, int nextTid, String nextComm) {
     health.increment(TraceHealth.SWITCH_RECORDS);
     if (period > 1) {
@@ -107,6 +147,14 @@ public final class BlockBuilder implements TraceEventSink {
 
   @Override
   public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+    if (outsideRun(timeNs, targetCpu, TraceHealth.WAKEUP_RECORDS,
+        TraceHealth.WAKEUPS_OUTSIDE_RUN, () -> addWakeup(timeNs, cpu, tid, comm, targetCpu))) {
+      return;
+    }
+    addWakeup(timeNs, cpu, tid, comm, targetCpu);
+  }
+
+  private void addWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
     health.increment(TraceHealth.WAKEUP_RECORDS);
     threads.pidOf(tid, comm);
     OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
@@ -157,6 +205,7 @@ public final class BlockBuilder implements TraceEventSink {
    * ({@link RunInfo#unusableReason}).
    */
   public RunInfo finish() {
+    gate.finish();
     freezeSampleInterval();
     long runEnd = sawRecord ? lastNs : 0;
     info.cpuCount = openByCpu.size();
@@ -170,6 +219,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.layout = threads.plainLayout() ? "plain" : "fields";
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
     RunWarnings.add(info, sourceName, threads.plainLayout());
+    damage.warn(info, sourceName);
     UnusablePolicy.judge(info);
     return info;
   }
@@ -184,6 +234,7 @@ public final class BlockBuilder implements TraceEventSink {
     } else if (timeNs < lastNs - windowNs) {
       // perf script sorts records by time; one far behind cannot be placed in a closed window.
       health.increment(outOfOrderCounter);
+      damage.behind(cpu, timeNs, lastNs, timeNs - firstNs < windowNs && lastNs - firstNs > 2 * windowNs);
       return null;
     }
     firstNs = Math.min(firstNs, timeNs);
@@ -197,13 +248,21 @@ public final class BlockBuilder implements TraceEventSink {
     }
     if (window < b.window) {
       health.increment(outOfOrderCounter);
+      damage.behind(cpu, timeNs, lastNs, false);
       return null;
     }
     if (window > b.window) {
       CpuState state = emit(b, false, 0);
+      long maxCarry = Math.max(MAX_CARRY_WINDOWS, FAR_NS / windowNs);
+      long carryEnd = window - b.window - 1 > maxCarry ? b.window + 1 + maxCarry : Long.MAX_VALUE;
       for (long w = b.window + 1; w < window && state.kind == CpuState.Kind.RUNNING; w++) {
-        // The running thread carries over a window in which this CPU recorded nothing.
-        state = emit(new OpenBlock(cpu, w, state), false, 0);
+        // The running thread carries over a window in which this CPU recorded nothing; after
+        // many such windows it has surely stopped, so it ends as at the end of the trace.
+        boolean last = w + 1 == carryEnd;
+        state = emit(new OpenBlock(cpu, w, state), last, last ? Long.MAX_VALUE : 0);
+        if (last) {
+          break;
+        }
       }
       b = new OpenBlock(cpu, window, state);
       openByCpu.put(cpu, b);
@@ -225,6 +284,14 @@ public final class BlockBuilder implements TraceEventSink {
   private CpuState emit(OpenBlock open, boolean tail, long runEnd) {
     freezeSampleInterval();
     EventBlock block = open.toBlock(runId, windowNs);
+    health.add(TraceHealth.DUPLICATE_SAMPLES, open.duplicateSamples);
+    health.add(TraceHealth.DUPLICATE_SWITCHES, open.duplicateSwitches);
+    health.add(TraceHealth.DUPLICATE_WAKEUPS, open.duplicateWakeups);
+    for (int i = 0; i < block.samples.count; i++) {
+      if (block.samples.tid[i] == 0) {
+        health.increment(TraceHealth.IDLE_SAMPLES);
+      }
+    }
     block.runStartNs = firstNs;
     block.runEndNs = tail ? runEnd : 0;
     block.cpuTail = tail;
@@ -234,6 +301,48 @@ public final class BlockBuilder implements TraceEventSink {
     CpuState next = CpuTimeline.replay(block, false);
     out.accept(block);
     return next;
+  }
+
+  /**
+   * Routes a timed record past the far-jump gate. Returns true when the record is taken care of
+   * (held back, or skipped as outside the run); false when it is to be added now.
+   */
+  private boolean outsideRun(long timeNs, int cpu, String recordCounter, String outsideCounter,
+      Runnable add) {
+    if (gate.farBehind(sawRecord, lastNs, timeNs)) {
+      skipOutside(timeNs, cpu, recordCounter, outsideCounter);
+      return true;
+    }
+    if (!gate.mustOffer(sawRecord, lastNs, timeNs)) {
+      return false;
+    }
+    return gate.offer(lastNs, timeNs, new FarJumpGate.Held() {
+      @Override
+      public void accept() {
+        add.run();
+      }
+
+      @Override
+      public void reject() {
+        skipOutside(timeNs, cpu, recordCounter, outsideCounter);
+      }
+    });
+  }
+
+  private void skipOutside(long timeNs, int cpu, String recordCounter, String outsideCounter) {
+    health.increment(recordCounter);
+    health.increment(outsideCounter);
+    damage.outside(cpu, timeNs);
+  }
+
+  /**
+   * A sample's period can not be longer than the run so far (plus a margin for the first
+   * samples); counts of other events get 100 per ns, far above any CPU's rate.
+   */
+  private long longestPlausiblePeriod(long timeNs) {
+    long span = sawRecord ? Math.max(0, timeNs - firstNs) : 0;
+    long ns = span + FAR_NS;
+    return info.periodIsNanoseconds ? ns : ns > Long.MAX_VALUE / 100 ? Long.MAX_VALUE : ns * 100;
   }
 
   /** Fixes the sample interval once, so that every block of the run uses the same one. */

@@ -8,7 +8,11 @@ import dev.loadprof.model.StackTable;
 import dev.loadprof.model.Switches;
 import dev.loadprof.model.Wakeups;
 
-/** One block being filled: the events of one CPU in one window, as they arrive. */
+/**
+ * One block being filled: the events of one CPU in one window, as they arrive. Events out of time
+ * order within the window are sorted back when the block is finished, and repeated events are
+ * dropped (counted in {@link #duplicateSamples} and the like).
+ */
 final class OpenBlock {
   final int cpu;
   final long window;
@@ -17,6 +21,9 @@ final class OpenBlock {
   final Switches switches = new Switches();
   final Wakeups wakeups = new Wakeups();
   private final StackTable.Builder stacks = new StackTable.Builder();
+  int duplicateSamples;
+  int duplicateSwitches;
+  int duplicateWakeups;
 
   OpenBlock(int cpu, long window, CpuState carryIn) {
     this.cpu = cpu;
@@ -37,9 +44,12 @@ final class OpenBlock {
     b.windowStartNs = window * windowNs;
     b.windowEndNs = (window + 1) * windowNs;
     b.carryIn = carryIn.copy();
-    b.samples = samples.trimmed();
-    b.switches = switches.trimmed();
-    b.wakeups = wakeups.trimmed();
+    b.samples = samples.inTimeOrderWithoutRepeats(samples.time);
+    b.switches = switches.inTimeOrderWithoutRepeats(switches.time);
+    b.wakeups = wakeups.inTimeOrderWithoutRepeats(wakeups.time);
+    duplicateSamples = samples.count - b.samples.count;
+    duplicateSwitches = switches.count - b.switches.count;
+    duplicateWakeups = wakeups.count - b.wakeups.count;
     b.stackTable = stacks.build();
     return b;
   }

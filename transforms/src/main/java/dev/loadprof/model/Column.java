@@ -38,6 +38,11 @@ abstract class Column<G> {
 
   abstract boolean equal(G a, G b, int count);
 
+  /** Sets into's column to group's rows in the given order. */
+  abstract void permute(G group, int[] order, G into);
+
+  abstract boolean rowsEqual(G group, int i, int j);
+
   abstract void write(G group, int count, long base, Varint.Sink out);
 
   abstract void read(G group, int count, long base, Varint.Source in) throws IOException;
@@ -89,6 +94,22 @@ abstract class Column<G> {
     }
 
     @Override
+    void permute(G group, int[] order, G into) {
+      int[] from = get.apply(group);
+      int[] to = new int[order.length];
+      for (int i = 0; i < order.length; i++) {
+        to[i] = from[order[i]];
+      }
+      set.accept(into, to);
+    }
+
+    @Override
+    boolean rowsEqual(G group, int i, int j) {
+      int[] values = get.apply(group);
+      return values[i] == values[j];
+    }
+
+    @Override
     void write(G group, int count, long base, Varint.Sink out) {
       out.writeInts(get.apply(group), count);
     }
@@ -125,6 +146,22 @@ abstract class Column<G> {
     @Override
     boolean equalPrefix(long[] a, long[] b, int count) {
       return Arrays.equals(a, 0, count, b, 0, count);
+    }
+
+    @Override
+    void permute(G group, int[] order, G into) {
+      long[] from = get.apply(group);
+      long[] to = new long[order.length];
+      for (int i = 0; i < order.length; i++) {
+        to[i] = from[order[i]];
+      }
+      set.accept(into, to);
+    }
+
+    @Override
+    boolean rowsEqual(G group, int i, int j) {
+      long[] values = get.apply(group);
+      return values[i] == values[j];
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.loadprof.codec.Varint;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.avro.generic.GenericRecord;
@@ -59,6 +60,55 @@ public abstract class ColumnGroup<G extends ColumnGroup<G>> implements Serializa
       c.resize(self(), count, t);
     }
     return t;
+  }
+
+  /**
+   * A trimmed copy with the rows in time order (a stable sort, so rows at equal times keep their
+   * order) and without rows equal in every column to the row before: one CPU never records two
+   * identical events, so such a row is a duplicate. {@code times} is this group's time column.
+   */
+  public final G inTimeOrderWithoutRepeats(long[] times) {
+    boolean sorted = true;
+    for (int i = 1; i < count && sorted; i++) {
+      sorted = times[i - 1] <= times[i];
+    }
+    Integer[] byTime = null;
+    if (!sorted) {
+      byTime = new Integer[count];
+      for (int i = 0; i < count; i++) {
+        byTime[i] = i;
+      }
+      Arrays.sort(byTime, (a, b) -> Long.compare(times[a], times[b]));
+    }
+    int[] order = new int[count];
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+      int row = byTime == null ? i : byTime[i];
+      if (kept == 0 || !rowsEqual(order[kept - 1], row)) {
+        order[kept++] = row;
+      }
+    }
+    if (sorted && kept == count) {
+      return trimmed();
+    }
+    G t = layout().empty().get();
+    ColumnGroup<G> copy = t;
+    copy.count = kept;
+    copy.capacity = kept;
+    int[] keptRows = Arrays.copyOf(order, kept);
+    for (Column<G> c : columns()) {
+      c.permute(self(), keptRows, t);
+    }
+    return t;
+  }
+
+  private boolean rowsEqual(int i, int j) {
+    for (Column<G> c : columns()) {
+      if (!c.rowsEqual(self(), i, j)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Writes the count, then each column (Beam coder encoding). */

@@ -34,7 +34,7 @@ public final class ConsoleSummary implements TextReport {
         sb.append(
                 Text.f(
                     "  %6.2f%% %6.2f%% %8s  %s",
-                    r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), r.name()))
+                    r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), Printable.escape(r.name())))
             .append('\n');
       }
     }

@@ -43,8 +43,11 @@ public final class FoldedReport implements TextReport {
     return sb.toString();
   }
 
-  /** ';' separates frames and a newline ends a line, so neither may appear inside a frame. */
+  /**
+   * ';' separates frames and a newline ends a line, so neither may appear inside a frame; other
+   * control characters are escaped like in every text output.
+   */
   private static String clean(String s) {
-    return s.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
+    return Printable.escape(s.replace(';', ':').replace('\n', ' ').replace('\r', ' '));
   }
 }

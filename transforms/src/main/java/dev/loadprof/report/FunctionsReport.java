@@ -69,6 +69,6 @@ public final class FunctionsReport implements TextReport {
         r.flatCpuPct(),
         Text.avgLoad(r),
         r.savedPct(),
-        r.name());
+        Printable.escape(r.name()));
   }
 }

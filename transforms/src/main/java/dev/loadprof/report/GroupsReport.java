@@ -38,7 +38,7 @@ public final class GroupsReport implements TextReport {
               Text.f(
                   "group %s: %s in %s, %d samples, CPU %s s, real %s s,"
                       + " avg load %.2f, serial fraction %s (Amdahl limit %s)",
-                  g.name(),
+                  Printable.escape(g.name()),
                   count(g.members().size(), "process", "processes"),
                   count(g.runCount(), "run", "runs"),
                   t.samples,
@@ -90,7 +90,7 @@ public final class GroupsReport implements TextReport {
         break;
       }
       sb.append(shown == 0 ? " " : ", ")
-          .append(p.runId).append('/').append(p.pid).append(" (").append(a.comm(p.runId, p.pid))
+          .append(p.runId).append('/').append(p.pid).append(" (").append(Printable.escape(a.comm(p.runId, p.pid)))
           .append(')');
       shown++;
     }

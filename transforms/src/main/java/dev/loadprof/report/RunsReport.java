@@ -42,7 +42,7 @@ public final class RunsReport implements TextReport {
           r.runId(),
           r.host().isEmpty() ? "-" : r.host(),
           none ? "-" : Integer.toString(r.headline().pid),
-          none ? "-" : r.comm(),
+          none ? "-" : Printable.escape(r.comm()),
           none ? "-" : Text.seconds(r.wallNs()),
           none ? "-" : Text.seconds(r.cpuNs()),
           none ? "-" : Text.f("%.2f", r.avgLoad()),

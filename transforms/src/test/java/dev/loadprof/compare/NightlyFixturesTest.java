@@ -57,7 +57,7 @@ class NightlyFixturesTest {
   @Test
   void cpuRegressionIsAChangePointAtItsNightWithCauseCpu() throws Exception {
     Nightly n = NightlyHistory.nightly(nights(concat(TraceRuns.runs("base", 1, 2, 3, 4, 5),
-        TraceRuns.runs("cpu", 1, 2, 3, 4, 5))), NightlySettings.DEFAULT);
+        TraceRuns.runs("cpu", 2, 3, 4, 5))), NightlySettings.DEFAULT);
     ChangePoint cp = find(n, "serial_section", Metric.REAL_TIME);
     assertNotNull(cp, describe(n));
     assertEquals(FIRST.plusDays(5), cp.night());
@@ -66,7 +66,7 @@ class NightlyFixturesTest {
     assertEquals(Cause.CPU, cp.attribution().cause());
     // The latest night is compared with the nights since the change point: nothing new.
     assertEquals(Verdict.NO_CHANGE, n.verdict(), describe(n));
-    assertEquals(List.of("cpu-1", "cpu-2", "cpu-3", "cpu-4").size(),
+    assertEquals(List.of("cpu-2", "cpu-3", "cpu-4").size(),
         n.latest().get("mixed").baselineRuns().size());
   }
 
@@ -84,7 +84,7 @@ class NightlyFixturesTest {
   @Test
   void latestNightRegressionExitsThree() throws Exception {
     Nightly n = NightlyHistory.nightly(nights(concat(TraceRuns.runs("base", 1, 2, 3, 4, 5),
-        TraceRuns.runs("cpu", 1))), NightlySettings.DEFAULT);
+        TraceRuns.runs("cpu", 2))), NightlySettings.DEFAULT);
     assertEquals(FIRST.plusDays(5), n.latestNight());
     assertEquals(Verdict.REGRESSION, n.verdict(), describe(n));
     assertEquals(3, n.exitCode());
