@@ -8,9 +8,6 @@ import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.report.html.FlameTree;
 import dev.loadprof.report.html.HtmlPage;
 import dev.loadprof.report.html.StringTable;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -19,17 +16,24 @@ import java.util.List;
  * groups. The figures are those of summary.json (same sources, same functions, same rounding of
  * wall ns); the page only formats them.
  */
-public final class AnalyzeReport {
+public final class AnalyzeReport implements TextReport {
   public static final String FILE_NAME = "report.html";
   /** Function rows per process in the page (functions.txt has them all). */
   public static final int FUNCTION_ROWS = 200;
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
+  @Override
+  public boolean hasGolden() {
+    return false;
+  }
+
+  @Override
   public String render(Analysis a) {
     ProcessLoad h = a.headline();
     String title = "loadprof: " + (h == null ? "no process" : a.comm(h.runId, h.pid) + " ("

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.loadprof.beam.JoinSamplesWithLoad;
 import dev.loadprof.beam.ParseTraces;
-import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.InMemoryAnalysis;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
@@ -29,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.beam.sdk.values.KV;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,18 +66,17 @@ class AnalyzeReportBrowserTest {
   /** The analysis the pipeline would make of these traces, by the plain-Java cores. */
   static Analysis analyze(List<Path> traces) throws IOException {
     List<RunInfo> runs = new ArrayList<>();
-    List<KV<String, ProcessAccumulator>> accumulators = new ArrayList<>();
+    List<ProcessAccumulator> accumulators = new ArrayList<>();
     for (Path trace : traces) {
       String runId = ParseTraces.runIdOf(trace.toString());
       try (InputStream in = TraceFiles.open(trace)) {
         InMemoryAnalysis m = InMemoryAnalysis.of(new PerfScriptParser(), in, runId,
             1_000_000_000L);
         runs.add(m.run);
-        m.processes.values().forEach(a ->
-            accumulators.add(KV.of(JoinSamplesWithLoad.runPidKey(runId, a.pid), a)));
+        accumulators.addAll(m.processes.values());
       }
     }
-    return WriteReports.assemble(runs, Map.of(), accumulators, WriteReports.Filters.none());
+    return AnalysisAssembler.assemble(runs, Map.of(), accumulators, Filters.none());
   }
 
   /** Writes report.html and summary.json into dir; the report's path. */
