@@ -111,6 +111,11 @@ public final class AnalyzeReport implements TextReport {
     o.put("wall_ns", Math.round(p.wallNs()));
     o.put("avg_load", p.avgLoad());
     SummaryJson.serial(o, s);
+    histograms(o, p);
+  }
+
+  /** cpu_histogram and realtime_histogram: fractions at load k = 1..max, as summary.json's. */
+  public static void histograms(ObjectNode o, ProcessLoad p) {
     ArrayNode cpu = o.putArray("cpu_histogram");
     ArrayNode real = o.putArray("realtime_histogram");
     for (int k = 1; k <= Text.maxLoad(p); k++) {

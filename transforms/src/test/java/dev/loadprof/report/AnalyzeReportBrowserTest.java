@@ -15,6 +15,7 @@ import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.browser.Chromium;
+import dev.loadprof.report.browser.Hostile;
 import dev.loadprof.report.browser.Tab;
 import dev.loadprof.synth.SyntheticFleet;
 import java.io.IOException;
@@ -26,9 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -46,11 +45,7 @@ class AnalyzeReportBrowserTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Optional<Path> binary = Chromium.find();
-    Assumptions.assumeTrue(binary.isPresent(), "SKIPPED: no chromium on the PATH (nor"
-        + " $LOADPROF_CHROMIUM); install it (Debian: apt-get install -y chromium) to run the"
-        + " report.html browser tests");
-    browser = Chromium.launch(binary.get());
+    browser = Chromium.launchOrSkip("report.html");
     Analysis example = analyze(List.of(Path.of("..", "examples", "phases.txt.gz")));
     exampleReport = write(example, OUT.resolve("analyze"));
     exampleSummary = JSON.readTree(OUT.resolve("analyze").resolve(SummaryJson.FILE_NAME).toFile());
@@ -262,13 +257,7 @@ class AnalyzeReportBrowserTest {
     assertEquals(List.of(), tab.errors());
   }
 
-  /** Names as a hostile binary or trace could carry them; each would set window.__pwned. */
-  static final List<String> HOSTILE = List.of(
-      "<img src=x onerror=\"window.__pwned='img'\">",
-      "</script><script>window.__pwned='script'</script>",
-      "\"'><svg onload=window.__pwned='svg'>",
-      "line\u2028sep\u2029para<!--",
-      "${window.__pwned='template'}`);window.__pwned='js';//");
+  static final List<String> HOSTILE = Hostile.NAMES;
 
   @Test
   void hostileNamesRenderAsTextAndRunNoScript() throws Exception {

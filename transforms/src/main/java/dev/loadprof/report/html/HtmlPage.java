@@ -13,7 +13,7 @@ import java.util.List;
  * One self-contained report page: the shared stylesheet and scripts (and a page's own script),
  * all inline, the data as JSON in a non-executed script element, and a Content-Security-Policy
  * that allows exactly these inline scripts and styles (by hash) and no load from anywhere.
- * analyze, compare and nightly pages differ only in their title, data and page script.
+ * analyze, compare and nightly pages differ only in their title, data and page scripts.
  */
 public final class HtmlPage {
   private static final String RESOURCES = "/dev/loadprof/report/html/";
@@ -27,15 +27,18 @@ public final class HtmlPage {
   /**
    * @param title plain text; escaped here
    * @param dataJson the page's data as JSON text
-   * @param pageScript resource name of the page's own script, which reads the data element
+   * @param pageScripts resource names of the page's own scripts (the last one reads the data
+   *     element and builds the page)
    */
-  public static String render(String title, String dataJson, String pageScript) {
+  public static String render(String title, String dataJson, String... pageScripts) {
     String css = resource(CSS);
     StringBuilder scripts = new StringBuilder();
     for (String s : SHARED_SCRIPTS) {
       scripts.append(resource(s)).append('\n');
     }
-    scripts.append(resource(pageScript));
+    for (String s : pageScripts) {
+      scripts.append(resource(s)).append('\n');
+    }
     String script = scripts.toString();
     String csp = "default-src 'none'; img-src data:; style-src '" + sha256(css)
         + "'; script-src '" + sha256(script) + "'; base-uri 'none'; form-action 'none'";

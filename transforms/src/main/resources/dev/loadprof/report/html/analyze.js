@@ -65,7 +65,7 @@
       el('p', { class: 'sub', text: 'run ' + run.run_id + (run.host ? ' on ' + run.host : '') + ' · ' + run.source
         + (D.load_filter !== 'all' ? ' · load filter ' + D.load_filter + ' (functions and flame graph)' : '') }),
       header(p, run), health(run)));
-    const hist = card('Load histograms', Charts.histogram(p.cpu_histogram, p.realtime_histogram),
+    const hist = card('Load histograms', Charts.cpuAndReal(p.cpu_histogram, p.realtime_histogram),
       el('p', { class: 'note', text: 'Share of CPU time and of real time spent at each load. Real time at load k is '
         + 'CPU time / k: a gap between the bars is parallelism the program did not use.' }));
     hist.id = 'histograms';
@@ -82,7 +82,7 @@
     exact.id = 'time-at-load';
     parts.push(el('div', { class: 'row' }, hist, exact));
     parts.push(tl);
-    const graph = Flame.graph(p.flame, S, maxLoad);
+    const graph = Flame.realTime(p.flame, S, maxLoad);
     const flame = card('Real-time flame graph', graph,
       el('p', { class: 'note', text: 'Click a frame to zoom, the top row to go back. Frames under 0.1% of both '
         + 'real and CPU time are merged into [other].' }));
@@ -134,7 +134,7 @@
         el('h3', { text: g.name }),
         el('p', { class: 'sub', text: g.runs + ' runs · ' + g.members + ' processes · real ' + seconds(g.wall_ns)
           + ' · CPU ' + seconds(g.cpu_ns) + ' · avg load ' + fixed(g.avg_load) + ' · serial ' + serialText(g.serial_fraction) }),
-        el('div', { class: 'row' }, el('div', { class: 'card' }, Charts.histogram(g.cpu_histogram, g.realtime_histogram)),
+        el('div', { class: 'row' }, el('div', { class: 'card' }, Charts.cpuAndReal(g.cpu_histogram, g.realtime_histogram)),
           el('div', { class: 'card' }, functionTable(g.functions)))));
     }
     const list = LP.table([

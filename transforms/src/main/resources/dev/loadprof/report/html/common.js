@@ -40,6 +40,11 @@ const LP = (() => {
     return (s * 1e6).toFixed(1) + ' µs';
   }
 
+  /** A signed duration: "+1.23 ms", "−4.00 ms". */
+  function signedSeconds(ns) {
+    return ns == null ? '-' : (ns > 0 ? '+' : ns < 0 ? '−' : '±') + seconds(Math.abs(ns));
+  }
+
   function pct(x, digits = 2) {
     return x == null ? '-' : x.toFixed(digits) + '%';
   }
@@ -83,10 +88,11 @@ const LP = (() => {
   }
 
   /**
-   * A table sortable by clicking a header. columns: {label, get(row), fmt(value), text: bool,
-   * cls}; initial: index of the column sorted first (descending for numbers unless ascending).
+   * A table sortable by clicking a header. columns: {label, get(row), fmt(value) or show(row)
+   * for the cell's text, text: bool, cls, title}; initial: index of the column sorted first (descending for numbers unless ascending);
+   * rowProps(row): extra attributes of its tr (e.g. an id to link to).
    */
-  function table(columns, rows, initial, onRowClick, ascending) {
+  function table(columns, rows, initial, onRowClick, ascending, rowProps) {
     let sortCol = initial;
     let desc = !columns[initial].text && !ascending;
     const tbody = el('tbody');
@@ -108,9 +114,11 @@ const LP = (() => {
         else h.removeAttribute('aria-sort');
       });
       tbody.replaceChildren(...sorted.map((r) => {
-        const tr = el('tr', onRowClick ? { class: 'clickable', onclick: () => onRowClick(r, tr) } : null,
+        const props = Object.assign({}, rowProps ? rowProps(r) : null,
+          onRowClick ? { class: 'clickable', onclick: () => onRowClick(r, tr) } : null);
+        const tr = el('tr', props,
           ...columns.map((c) => el('td', { class: c.cls || (c.text ? 'text' : null) },
-            (c.fmt || String)(c.get(r)))));
+            c.show ? c.show(r) : (c.fmt || String)(c.get(r)))));
         return tr;
       }));
     }
@@ -128,5 +136,5 @@ const LP = (() => {
     return el('section', { class: 'card' }, el('h2', { text: title }), ...kids);
   }
 
-  return { el, svg, data, seconds, pct, fixed, loadColor, tip, hideTip, table, figure, card };
+  return { el, svg, data, seconds, signedSeconds, pct, fixed, loadColor, tip, hideTip, table, figure, card };
 })();

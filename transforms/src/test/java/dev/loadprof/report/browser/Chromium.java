@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A headless Chromium driven over the DevTools protocol: one browser process per test class,
@@ -47,6 +48,18 @@ public final class Chromium implements AutoCloseable {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Launches the installed Chromium, or skips the calling test class (saying how to install it)
+   * when there is none; for a @BeforeAll.
+   */
+  public static Chromium launchOrSkip(String reports) throws IOException, InterruptedException {
+    Optional<Path> binary = find();
+    Assumptions.assumeTrue(binary.isPresent(), "SKIPPED: no chromium on the PATH (nor"
+        + " $LOADPROF_CHROMIUM); install it (Debian: apt-get install -y chromium) to run the "
+        + reports + " browser tests");
+    return launch(binary.get());
   }
 
   public static Chromium launch(Path binary) throws IOException, InterruptedException {
