@@ -141,7 +141,7 @@ public final class LoadJoiner {
       }
       stacks[b.sampleStack[i]] = stack;
     }
-    acc.addSample(load, b.sampleCpuNs(i), stack);
+    acc.addSample(b.sampleTid[i], load, b.sampleCpuNs(i), stack);
     if (b.sampleFlags != null && b.sampleFlags[i] == EventBlock.FLAG_CONTRADICTED) {
       acc.addHealth(TraceHealth.SAMPLES_CONTRADICTED, 1);
     }

@@ -20,8 +20,9 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Builds a pprof Profile from load-weighted stacks. Values per sample are [samples/count,
  * cpu/nanoseconds, wall/nanoseconds] with wall the default, so stock pprof shows real time. Every
- * sample carries a numeric "load" label (for -tagfocus=load=A:B) and string labels process, pid
- * and run.
+ * sample carries numeric labels load, pid and tid (as perf_data_converter writes pid and tid) and
+ * string labels process and run. pprof's -tagfocus reads a value that parses as a number as a
+ * numeric range, so ids must be numeric labels for {@code -tagfocus=pid=N} to match.
  *
  * <p>No Mapping is written: pprof prints the first mapping's file as "File:" in every report,
  * which would name an arbitrary library. The dso goes into Function.filename instead, where
@@ -30,6 +31,12 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class PprofBuilder {
   public static final String FILE_NAME = "profile.pb.gz";
+
+  public static final String LABEL_LOAD = "load";
+  public static final String LABEL_PID = "pid";
+  public static final String LABEL_TID = "tid";
+  public static final String LABEL_PROCESS = "process";
+  public static final String LABEL_RUN = "run";
 
   /**
    * perf timestamps are usually seconds since boot, not since the epoch; pprof would print those
@@ -94,10 +101,11 @@ public final class PprofBuilder {
           Location.newBuilder().setId(id).addLine(Line.newBuilder().setFunctionId(id)));
     }
 
-    long loadKey = strings.id("load");
-    long processKey = strings.id("process");
-    long pidKey = strings.id("pid");
-    long runKey = strings.id("run");
+    long loadKey = strings.id(LABEL_LOAD);
+    long pidKey = strings.id(LABEL_PID);
+    long tidKey = strings.id(LABEL_TID);
+    long processKey = strings.id(LABEL_PROCESS);
+    long runKey = strings.id(LABEL_RUN);
     for (StackWeight s : kept) {
       Sample.Builder sample = Sample.newBuilder();
       for (Frame f : s.stack()) {
@@ -105,10 +113,12 @@ public final class PprofBuilder {
       }
       sample.addValue(s.count()).addValue(s.cpuNs()).addValue(s.wallNs());
       sample.addLabel(Label.newBuilder().setKey(loadKey).setNum(s.load()));
+      sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(s.pid()));
+      if (s.tid() != StackWeight.ALL_THREADS) {
+        sample.addLabel(Label.newBuilder().setKey(tidKey).setNum(s.tid()));
+      }
       sample.addLabel(
           Label.newBuilder().setKey(processKey).setStr(strings.id(names.comm(s.runId(), s.pid()))));
-      sample.addLabel(
-          Label.newBuilder().setKey(pidKey).setStr(strings.id(Integer.toString(s.pid()))));
       sample.addLabel(Label.newBuilder().setKey(runKey).setStr(strings.id(s.runId())));
       p.addSample(sample);
     }

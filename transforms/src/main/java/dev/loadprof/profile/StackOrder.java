@@ -16,6 +16,7 @@ public final class StackOrder {
   public static final Comparator<StackWeight> STACKS =
       Comparator.comparing(StackWeight::runId)
           .thenComparingInt(StackWeight::pid)
+          .thenComparingInt(StackWeight::tid)
           .thenComparingInt(StackWeight::load)
           .thenComparing(StackWeight::stack, StackOrder::compareStacks)
           .thenComparingLong(StackWeight::count)

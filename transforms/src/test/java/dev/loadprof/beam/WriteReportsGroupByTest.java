@@ -40,7 +40,7 @@ class WriteReportsGroupByTest {
     run.runId = "nightly-01";
     run.processNames.put(7, "app");
     ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
-    acc.addSample(1, 1_000_000, new Frame[] {new Frame("main", "app")});
+    acc.addSample(1, 1, 1_000_000, new Frame[] {new Frame("main", "app")});
     acc.addTimeAtLoad(1, 1_000_000);
     return WriteReports.assemble(List.of(run), Map.of(), List.of(KV.of("nightly-01/7", acc)),
         filters);

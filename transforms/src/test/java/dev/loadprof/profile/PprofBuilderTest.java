@@ -71,7 +71,7 @@ class PprofBuilderTest {
       for (Label l : s.getLabelList()) {
         labels.put(st.get((int) l.getKey()), l);
       }
-      assertThat(labels.keySet(), containsInAnyOrder("load", "process", "pid", "run"));
+      assertThat(labels.keySet(), containsInAnyOrder("load", "process", "pid", "tid", "run"));
       long load = labels.get("load").getNum();
       assertEquals(Math.round((double) s.getValue(1) / load), s.getValue(2));
       String leaf = functionNames.get(locationFunction.get(s.getLocationId(0)));
@@ -79,7 +79,8 @@ class PprofBuilderTest {
         found = true;
         assertEquals(8, load);
         assertEquals("db", st.get((int) labels.get("process").getStr()));
-        assertEquals("200", st.get((int) labels.get("pid").getStr()));
+        assertEquals(200, labels.get("pid").getNum());
+        assertEquals(200, labels.get("tid").getNum());
         assertEquals("trace-a", st.get((int) labels.get("run").getStr()));
         assertEquals(16000, s.getValue(0));
         assertEquals(16_000_000_000L, s.getValue(1));
