@@ -42,8 +42,10 @@ public final class ArchiveConversions {
     int s = b.switchCount;
     int w = b.wakeupCount;
     List<FrameRecord> frames = new ArrayList<>(b.frames.length);
-    for (Frame f : b.frames) {
-      frames.add(new FrameRecord(f.symbol(), f.dso()));
+    long[] addresses = new long[b.frames.length];
+    for (int i = 0; i < b.frames.length; i++) {
+      frames.add(new FrameRecord(b.frames[i].symbol(), b.frames[i].dso()));
+      addresses[i] = b.frames[i].address();
     }
     // The stack table as two flat columns: each stack's length, then all frame ids in a row.
     int[] lengths = new int[b.stacks.length];
@@ -86,6 +88,7 @@ public final class ArchiveConversions {
         .setWakeupTime(ColumnBytes.deltas(b.wakeupTime, w, b.windowStartNs))
         .setWakeupTid(ColumnBytes.ints(b.wakeupTid, w))
         .setFrames(frames)
+        .setFrameAddresses(ColumnBytes.longs(addresses, addresses.length))
         .setStackCount(b.stacks.length)
         .setStackLengths(ColumnBytes.ints(lengths, lengths.length))
         .setStackFrames(ColumnBytes.ints(frameIds, total))
@@ -134,9 +137,13 @@ public final class ArchiveConversions {
     b.wakeupTid = ColumnBytes.readInts(r.getWakeupTid(), w, "wakeup_tid");
 
     List<FrameRecord> frames = r.getFrames();
+    // Archives written before frames had addresses hold an empty column: every address is 0.
+    long[] addresses = r.getFrameAddresses().hasRemaining()
+        ? ColumnBytes.readLongs(r.getFrameAddresses(), frames.size(), "frame_addresses")
+        : new long[frames.size()];
     b.frames = new Frame[frames.size()];
     for (int i = 0; i < b.frames.length; i++) {
-      b.frames[i] = new Frame(frames.get(i).getSymbol(), frames.get(i).getDso());
+      b.frames[i] = new Frame(frames.get(i).getSymbol(), frames.get(i).getDso(), addresses[i]);
     }
     int[] lengths = ColumnBytes.readInts(r.getStackLengths(), r.getStackCount(), "stack_lengths");
     long total = 0;

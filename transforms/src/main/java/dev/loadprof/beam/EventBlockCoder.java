@@ -62,6 +62,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     for (Frame f : b.frames) {
       out.writeString(f.symbol());
       out.writeString(f.dso());
+      out.writeLong(f.address());
     }
     out.writeInt(b.stacks.length);
     for (int[] stack : b.stacks) {
@@ -130,7 +131,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
 
     b.frames = new Frame[in.readInt()];
     for (int i = 0; i < b.frames.length; i++) {
-      b.frames[i] = new Frame(in.readString(), in.readString());
+      b.frames[i] = new Frame(in.readString(), in.readString(), in.readLong());
     }
     b.stacks = new int[in.readInt()][];
     for (int i = 0; i < b.stacks.length; i++) {

@@ -49,6 +49,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     for (Frame f : frames) {
       out.writeString(f.symbol());
       out.writeString(f.dso());
+      out.writeLong(f.address());
     }
     out.writeInt(a.stacks.size());
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
@@ -81,7 +82,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     }
     Frame[] frames = new Frame[in.readInt()];
     for (int i = 0; i < frames.length; i++) {
-      frames[i] = new Frame(in.readString(), in.readString());
+      frames[i] = new Frame(in.readString(), in.readString(), in.readLong());
     }
     int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {

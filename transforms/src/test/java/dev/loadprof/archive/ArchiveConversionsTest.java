@@ -9,6 +9,7 @@ import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.load.BlockBuilder;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.TraceFiles;
@@ -22,6 +23,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileStream;
@@ -113,6 +115,24 @@ class ArchiveConversionsTest {
     r2.setSampleTid(ByteBuffer.wrap(new byte[] {(byte) 0x80}));
     assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.fromRecord(r2));
     assertTrue(tids.remaining() > 0);
+  }
+
+  @Test
+  void framesKeepTheirAddressesAndOldArchivesReadAsAddressZero() throws IOException {
+    EventBlock block = parse(PHASES, 1_000_000_000L).blocks().stream()
+        .filter(b -> b.frames.length > 5).findFirst().orElseThrow();
+    assertTrue(Arrays.stream(block.frames).anyMatch(f -> f.address() != 0), "perf printed ips");
+    assertArrayEquals(block.frames, ArchiveConversions.fromRecord(
+        ArchiveConversions.toRecord(block)).frames);
+    // An archive written before frame_addresses existed: Avro fills in the default, "".
+    EventBlockRecord old = ArchiveConversions.toRecord(block);
+    old.setFrameAddresses(ByteBuffer.allocate(0));
+    EventBlock back = ArchiveConversions.fromRecord(old);
+    assertEquals(block.frames.length, back.frames.length);
+    for (int i = 0; i < back.frames.length; i++) {
+      assertEquals(new Frame(block.frames[i].symbol(), block.frames[i].dso()), back.frames[i]);
+    }
+    assertTrue(EventBlockRecord.getClassSchema().getField("frame_addresses").hasDefaultValue());
   }
 
   @Test

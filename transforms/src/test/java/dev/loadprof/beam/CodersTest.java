@@ -93,6 +93,7 @@ class CodersTest {
           Arrays.toString(b.switchPrevPid), Arrays.toString(b.switchNextTid),
           Arrays.toString(b.switchNextPid), Arrays.toString(b.wakeupTime),
           Arrays.toString(b.wakeupTid), Arrays.toString(b.frames),
+          Arrays.toString(Arrays.stream(b.frames).mapToLong(f -> f.address()).toArray()),
           Arrays.deepToString(b.stacks), String.valueOf(b.intervals),
           Arrays.toString(b.sampleFlags), b.health.toString());
     }
