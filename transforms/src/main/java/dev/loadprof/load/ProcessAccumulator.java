@@ -1,6 +1,6 @@
 package dev.loadprof.load;
 
-import dev.loadprof.model.Frame;
+import dev.loadprof.model.CallStack;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import java.io.Serializable;
@@ -39,20 +39,9 @@ public final class ProcessAccumulator implements Serializable {
    * A stack of one thread at a load: the key under which samples are summed. The thread is kept
    * for the profile's tid label; the text reports sum over threads.
    */
-  public record LoadStack(int tid, int load, Frame[] stack) implements Serializable {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof LoadStack k && tid == k.tid && load == k.load
-          && Arrays.equals(stack, k.stack);
-    }
+  public record LoadStack(int tid, int load, CallStack stack) implements Serializable {}
 
-    @Override
-    public int hashCode() {
-      return (tid * 31 + load) * 31 + Arrays.hashCode(stack);
-    }
-  }
-
-  public void addSample(int tid, int load, long cpuNs, Frame[] stack) {
+  public void addSample(int tid, int load, long cpuNs, CallStack stack) {
     samples++;
     samplesAtLoad = grow(samplesAtLoad, load);
     cpuNsAtLoad = grow(cpuNsAtLoad, load);

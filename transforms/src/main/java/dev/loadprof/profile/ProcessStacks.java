@@ -1,8 +1,8 @@
 package dev.loadprof.profile;
 
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.Map;
 public final class ProcessStacks {
   private ProcessStacks() {}
 
-  private record Key(String runId, int pid, int load, List<Frame> stack) {}
+  private record Key(String runId, int pid, int load, CallStack stack) {}
 
   public static List<StackWeight> merge(List<StackWeight> stacks) {
     Map<Frame, Frame> symbolic = new HashMap<>();
@@ -28,7 +28,7 @@ public final class ProcessStacks {
         Frame f = s.stack()[i];
         frames[i] = symbolic.computeIfAbsent(withoutAddress(f), k -> k);
       }
-      Key key = new Key(s.runId(), s.pid(), s.load(), Arrays.asList(frames));
+      Key key = new Key(s.runId(), s.pid(), s.load(), new CallStack(frames));
       long[] sum = sums.computeIfAbsent(key, k -> new long[2]);
       sum[0] += s.count();
       sum[1] += s.cpuNs();
@@ -37,7 +37,7 @@ public final class ProcessStacks {
     for (Map.Entry<Key, long[]> e : sums.entrySet()) {
       Key k = e.getKey();
       out.add(new StackWeight(k.runId(), k.pid(), StackWeight.ALL_THREADS, k.load(),
-          k.stack().toArray(new Frame[0]), e.getValue()[0], e.getValue()[1]));
+          k.stack(), e.getValue()[0], e.getValue()[1]));
     }
     return out;
   }
