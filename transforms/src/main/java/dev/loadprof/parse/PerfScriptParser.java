@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
 
@@ -54,7 +55,8 @@ import java.util.HashMap;
  * </ul>
  *
  * <p>Lines beginning with {@code #} (from {@code perf script --header}) are ignored, except that
- * {@code # hostname : NAME} is kept for {@link #hostName()}. CRLF line ends are accepted.
+ * {@code # hostname : NAME} is kept for {@link #hostName()}, the date of {@code # captured on : DATE}
+ * for the run's {@link RunInfo#capturedOn}. CRLF line ends are accepted.
  *
  * <p>Performance: this is the hot path of the tool, so lines are scanned in place in a char
  * buffer (no String per line, no regex), and comms, event names and frames are interned through
@@ -108,6 +110,7 @@ public final class PerfScriptParser implements TraceReader {
   private long lineNumber;
   private int state;
   private String hostName = "";
+  private String capturedOn = "";
   private String layout = "";
 
   // The sample being assembled (sent when its stack ends).
@@ -163,10 +166,11 @@ public final class PerfScriptParser implements TraceReader {
   public long lineCount() {
     return lineNumber;
   }
-  /** The host from a "# hostname" header line, and the lines read, for the run's info. */
+  /** The host and capture date from the header, and the lines read, for the run's info. */
   @Override
   public void describeRun(RunInfo run) {
     run.host = hostName();
+    run.capturedOn = capturedOn;
     run.health.add(TraceHealth.LINES, lineCount());
   }
 
@@ -194,6 +198,7 @@ public final class PerfScriptParser implements TraceReader {
     lineNumber = 0;
     state = NO_RECORD;
     hostName = "";
+    capturedOn = "";
     layout = "";
     frameCount = 0;
     try {
@@ -360,6 +365,13 @@ public final class PerfScriptParser implements TraceReader {
       int j = skipBlanks(b, i + 8, e);
       if (j < e && b[j] == ':') {
         hostName = new String(b, j + 1, e - j - 1).trim();
+      }
+    } else if (startsWith(b, i, e, "captured on")) {
+      // "# captured on    : Sun Nov 22 20:33:38 2026": the night of a nightly run
+      int j = skipBlanks(b, i + 11, e);
+      if (j < e && b[j] == ':') {
+        LocalDate date = CapturedOn.parse(new String(b, j + 1, e - j - 1));
+        capturedOn = date == null ? "" : date.toString();
       }
     }
   }
