@@ -66,7 +66,13 @@ public final class AnalysisAssembler {
         continue;
       }
       run.health.add(TraceHealth.SAMPLES_IN_PROFILES, acc.samples);
-      processes.add(acc.toProcessLoad(name));
+      ProcessLoad load = acc.toProcessLoad(name);
+      if (load.health.getOrDefault(ProcessAccumulator.SUMS_SATURATED, 0L) > 0) {
+        run.warnings.add(run.source + ": pid " + acc.pid + " (" + name + "): a sum of CPU or"
+            + " real time overflowed 64 bits and was capped at its largest value; this"
+            + " process's times are too low (sums_saturated in its health)");
+      }
+      processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
     LoadRange range = filters.loadRange() == null ? LoadRange.ALL
