@@ -134,6 +134,7 @@ public final class ArchiveConversions {
         .setSource(run.source)
         .setFingerprint(storage.fingerprint())
         .setHost(run.host)
+        .setCapturedOn(run.capturedOn)
         .setStartNs(run.startNs)
         .setEndNs(run.endNs)
         .setCpuCount(run.cpuCount)
@@ -163,6 +164,7 @@ public final class ArchiveConversions {
     run.runId = m.getRunId();
     run.source = m.getSource();
     run.host = m.getHost();
+    run.capturedOn = m.getCapturedOn();
     run.samplingEvent = m.getSamplingEvent();
     run.periodIsNanoseconds = m.getPeriodIsNs();
     run.sampleIntervalNs = m.getSampleIntervalNs();

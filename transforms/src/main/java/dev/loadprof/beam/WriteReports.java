@@ -3,6 +3,7 @@ package dev.loadprof.beam;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.ConsoleSummary;
 import dev.loadprof.report.Filters;
@@ -45,14 +46,25 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   /** The temporary directory of a job's outputs; a killed job's is removed by the next run. */
   public static final String TMP_PREFIX = ".loadprof-tmp-";
 
+  /** analyze's outputs: every report of {@link Reports#ALL}. */
+  public static final AnalysisWriter ANALYZE = Reports::writeAll;
+
   private final PCollection<RunInfo> runs;
   private final String outputDir;
   private final Filters filters;
+  private final AnalysisWriter writer;
 
   public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters) {
+    this(runs, outputDir, filters, ANALYZE);
+  }
+
+  /** Writes what {@code writer} makes of the analysis instead of analyze's reports. */
+  public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters,
+      AnalysisWriter writer) {
     this.runs = runs;
     this.outputDir = outputDir;
     this.filters = filters;
+    this.writer = writer;
   }
 
   @Override
@@ -66,7 +78,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     // One trigger element, so the reports are written even when no process was found.
     p.apply("Once", Create.of("reports"))
         .apply("Write reports", ParDo.of(
-                new WriteFn(runsView, healthView, processesView, outputDir, filters))
+                new WriteFn(runsView, healthView, processesView, outputDir, filters, writer))
             .withSideInputs(runsView, healthView, processesView));
     return PDone.in(p);
   }
@@ -77,23 +89,25 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     private final PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView;
     private final String outputDir;
     private final Filters filters;
+    private final AnalysisWriter writer;
 
     WriteFn(PCollectionView<List<RunInfo>> runsView,
         PCollectionView<Map<String, Map<String, Long>>> healthView,
         PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView,
-        String outputDir, Filters filters) {
+        String outputDir, Filters filters, AnalysisWriter writer) {
       this.runsView = runsView;
       this.healthView = healthView;
       this.processesView = processesView;
       this.outputDir = outputDir;
       this.filters = filters;
+      this.writer = writer;
     }
 
     @ProcessElement
     public void process(ProcessContext c) throws IOException {
       Analysis analysis = assemble(c.sideInput(runsView), c.sideInput(healthView),
           c.sideInput(processesView), filters);
-      writeAtomically(analysis, outputDir);
+      writeAtomically(analysis, outputDir, writer);
     }
   }
 
@@ -105,19 +119,25 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     return AnalysisAssembler.assemble(runs, health, values, filters);
   }
 
-  /**
-   * Writes all outputs into a fresh temporary directory, then moves them into outputDir, where
-   * an earlier job's outputs that this job does not write (runs.txt and groups.txt of a
-   * many-run job) are deleted, so the directory holds exactly this job's outputs. Only the
-   * file names of {@link Reports#ALL} are ever deleted.
-   */
+  /** Writes analyze's outputs into a temporary directory, then moves them into outputDir. */
   public static void writeAtomically(Analysis analysis, String outputDir) throws IOException {
+    writeAtomically(analysis, outputDir, ANALYZE);
+  }
+
+  /**
+   * Writes what {@code writer} makes of the analysis into a fresh temporary directory, then
+   * moves it into outputDir, where analyze's outputs ({@link Reports#ALL}) that this job did
+   * not write (an earlier job's runs.txt and groups.txt) are deleted, so the directory holds
+   * this job's outputs only. No other file is ever deleted.
+   */
+  public static void writeAtomically(Analysis analysis, String outputDir, AnalysisWriter writer)
+      throws IOException {
     ResourceId dir = FileSystems.matchNewResource(outputDir, true);
     ResourceId tmp = dir.resolve(TMP_PREFIX + UUID.randomUUID(),
         StandardResolveOptions.RESOLVE_DIRECTORY);
     List<ResourceId> written = new ArrayList<>();
     try {
-      Reports.writeAll(analysis, name -> create(tmp, name, written));
+      writer.write(analysis, name -> create(tmp, name, written));
     } catch (UncheckedIOException e) {
       discard(tmp, written);
       throw e.getCause();
@@ -135,7 +155,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
         MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
   }
 
-  /** The outputs loadprof can write that this job did not write. */
+  /** analyze's outputs that this job did not write. */
   private static List<ResourceId> staleOutputs(ResourceId dir, List<ResourceId> written) {
     Set<String> names = new HashSet<>();
     written.forEach(w -> names.add(w.getFilename()));

@@ -17,8 +17,8 @@ class ProcessAccumulatorTest {
   @Test
   void aCpuSumThatWouldWrapIsCappedAndCounted() {
     ProcessAccumulator acc = new ProcessAccumulator("r", 7);
-    acc.addSample(1, HUGE, MAIN);
-    acc.addSample(1, HUGE, MAIN); // HUGE + HUGE wraps to Long.MIN_VALUE
+    acc.addSample(7, 1, HUGE, MAIN);
+    acc.addSample(7, 1, HUGE, MAIN); // HUGE + HUGE wraps to Long.MIN_VALUE
     assertEquals(Long.MAX_VALUE, acc.cpuNsAtLoad[1]);
     assertEquals(2, acc.health.get(ProcessAccumulator.SUMS_SATURATED)); // load row and stack
     assertEquals(Long.MAX_VALUE, acc.toStackWeights().get(0).cpuNs());
@@ -29,8 +29,8 @@ class ProcessAccumulatorTest {
   @Test
   void sumsOverLoadsAndMergesAreCappedToo() {
     ProcessAccumulator a = new ProcessAccumulator("r", 7);
-    a.addSample(1, HUGE, MAIN);
-    a.addSample(2, HUGE, MAIN);
+    a.addSample(7, 1, HUGE, MAIN);
+    a.addSample(7, 2, HUGE, MAIN);
     a.addTimeAtLoad(1, HUGE);
     a.extendSpan(0, 10);
     assertNull(a.health.get(ProcessAccumulator.SUMS_SATURATED), "no single sum overflowed");
@@ -50,8 +50,8 @@ class ProcessAccumulatorTest {
   @Test
   void ordinarySumsAreExact() {
     ProcessAccumulator acc = new ProcessAccumulator("r", 7);
-    acc.addSample(1, 3, MAIN);
-    acc.addSample(1, 4, MAIN);
+    acc.addSample(7, 1, 3, MAIN);
+    acc.addSample(7, 1, 4, MAIN);
     assertEquals(7, acc.cpuNsAtLoad[1]);
     assertNull(acc.health.get(ProcessAccumulator.SUMS_SATURATED));
   }

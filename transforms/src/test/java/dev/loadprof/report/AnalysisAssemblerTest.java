@@ -26,7 +26,7 @@ class AnalysisAssemblerTest {
 
   private static Analysis assemble(RunInfo run, Filters filters) {
     ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
-    acc.addSample(1, 1_000_000, new CallStack(new Frame[] {new Frame("main", "app")}));
+    acc.addSample(1, 1, 1_000_000, new CallStack(new Frame[] {new Frame("main", "app")}));
     acc.addTimeAtLoad(1, 1_000_000);
     return AnalysisAssembler.assemble(List.of(run), Map.of(), List.of(acc), filters);
   }
@@ -74,8 +74,8 @@ class AnalysisAssemblerTest {
     run.source = "nightly-01.txt";
     ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
     CallStack main = new CallStack(new Frame[] {new Frame("main", "app")});
-    acc.addSample(1, Long.MAX_VALUE, main);
-    acc.addSample(1, Long.MAX_VALUE, main);
+    acc.addSample(7, 1, Long.MAX_VALUE, main);
+    acc.addSample(7, 1, Long.MAX_VALUE, main);
     Analysis a = AnalysisAssembler.assemble(List.of(run), Map.of(), List.of(acc),
         Filters.none());
     assertEquals(Long.MAX_VALUE, a.processes().get(0).cpuNs);
