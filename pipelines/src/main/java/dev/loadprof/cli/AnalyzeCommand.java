@@ -30,11 +30,13 @@ final class AnalyzeCommand implements JobCommand {
     List<String> given = inputs.required(SYNOPSIS);
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class);
     options.setOut(output.orDefault(DEFAULT_OUT));
+    OutputDir.checkWritable(options.getOut());
     parsing.applyTo(options);
     filters.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, options.getEvent(), parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
+    OutputDir.removeDebris(options.getOut());
     PipelineResult result = AnalyzePipeline.run(in.traces(), in.archives(), options);
     return JobOutcome.analyzed(result, options.getOut(), in.runs(), out, err);
   }

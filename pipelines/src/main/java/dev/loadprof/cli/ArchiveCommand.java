@@ -52,6 +52,7 @@ final class ArchiveCommand implements JobCommand {
     parsing.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
     String archive = options.getOut();
+    OutputDir.checkWritable(archive);
     checkIsArchiveOrEmpty(archive);
     List<String> files = Inputs.traceFiles(traces);
     List<String> todo = notYetArchived(files, archive, options, out);

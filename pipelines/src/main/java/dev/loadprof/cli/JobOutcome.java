@@ -7,6 +7,7 @@ import dev.loadprof.beam.WriteReports;
 import dev.loadprof.compare.CompareInputException;
 import dev.loadprof.report.AnalyzeReport;
 import dev.loadprof.report.PprofReport;
+import dev.loadprof.report.Printable;
 import dev.loadprof.report.Report;
 import dev.loadprof.report.Reports;
 import java.io.IOException;
@@ -41,7 +42,7 @@ final class JobOutcome {
       return ExitCode.OK;
     }
     for (String reason : unusableReasons(outDir)) {
-      err.println("loadprof: " + reason);
+      err.println("loadprof: " + Printable.escape(reason)); // names come from the trace
     }
     err.println("loadprof: " + unusable + " of " + runs + " traces could not be analyzed"
         + " (reasons above and in " + outDir + "/summary.json)");

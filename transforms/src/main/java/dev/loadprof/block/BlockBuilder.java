@@ -66,6 +66,7 @@ public final class BlockBuilder implements TraceEventSink {
     this.out = out;
     info.runId = runId;
     info.source = sourceName;
+    info.requestedEvent = wantedEvent == null ? "" : wantedEvent;
     this.gate = new FarJumpGate(Math.max(FAR_NS, 2 * windowNs));
   }
 
@@ -87,12 +88,14 @@ public final class BlockBuilder implements TraceEventSink {
     if (info.samplingEvent.isEmpty()) {
       if (wantedEvent != null && !wantedEvent.equals(event)) {
         health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+        info.countUnusedEvent(event);
         return;
       }
       info.samplingEvent = event;
       info.periodIsNanoseconds = SampleIntervalEstimate.countsNanoseconds(event);
     } else if (!info.samplingEvent.equals(event)) {
       health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+      info.countUnusedEvent(event);
       return;
     }
     if (tid == UNKNOWN_ID) {

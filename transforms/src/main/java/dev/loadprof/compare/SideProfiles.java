@@ -71,9 +71,9 @@ public final class SideProfiles {
   static List<StackWeight> perRun(Analysis all, Set<String> ids) {
     List<StackWeight> out = new ArrayList<>();
     double n = ids.size();
-    for (StackWeight s : all.stacks()) {
+    for (StackWeight s : all.threadStacks()) { // per thread, with addresses, as in profile.pb.gz
       if (ids.contains(s.runId()) && s.pid() != 0) {
-        out.add(new StackWeight(s.runId(), s.pid(), s.load(), s.stack(),
+        out.add(new StackWeight(s.runId(), s.pid(), s.tid(), s.load(), s.stack(),
             Math.round(s.count() / n), Math.round(s.cpuNs() / n)));
       }
     }

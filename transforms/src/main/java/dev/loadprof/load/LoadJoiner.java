@@ -142,7 +142,7 @@ public final class LoadJoiner {
       stack = new CallStack(b.stackTable.framesOf(stackId));
       stacks[stackId] = stack;
     }
-    acc.addSample(load, b.sampleCpuNs(i), stack);
+    acc.addSample(b.samples.tid[i], load, b.sampleCpuNs(i), stack);
     Frame[] frames = stack.frames();
     if (frames.length > 0) {
       acc.timeline.addSample(b.samples.time[i], frames[0].symbol(), b.sampleCpuNs(i));

@@ -27,7 +27,8 @@ import java.util.HashMap;
  *   <li>plain {@code perf script}: headers {@code comm tid [cpu] s.uuuuuu: [period] event: trace}
  *       (no pid, microseconds, no period for tracepoints) and frames {@code addr sym+0xoff (dso)}.
  *       The pid is reported as {@link TraceEventSink#UNKNOWN_ID}, times are converted to ns
- *       exactly and {@code +0x..} offsets are stripped so frames equal those of the other layout.
+ *       exactly and {@code +0x..} offsets are stripped so frames equal those of the other layout
+ *       (both print the same instruction addresses).
  * </ul>
  *
  * <p>A record is a header line, then tab-indented stack lines (leaf first), ended by a blank line,
@@ -78,7 +79,6 @@ public final class PerfScriptParser implements TraceReader {
   private static final int READ_CHUNK = 1 << 16;
   private static final int MAX_STRINGS = 1 << 16;
   private static final Frame[] NO_FRAMES = new Frame[0];
-  private static final Frame UNKNOWN_FRAME = new Frame("[unknown]", "");
 
   private static final String SWITCH = "sched:sched_switch";
   private static final String WAKEUP = "sched:sched_wakeup";
@@ -96,7 +96,7 @@ public final class PerfScriptParser implements TraceReader {
   private final int maxFrames;
   private final int maxLineChars;
   private final RangeInterner<Frame> framesByText;
-  /** Second level, so that "f+0x10 (x)" and "f+0x20 (x)" give the same instance. */
+  /** Second level, so that equal frames read after a cache clear give the same instance. */
   private final HashMap<Frame, Frame> canonicalFrames = new HashMap<>();
 
   private final RangeInterner<String> strings = new RangeInterner<>(MAX_STRINGS);
@@ -771,7 +771,7 @@ public final class PerfScriptParser implements TraceReader {
 
   /**
    * Parses a stack line {@code \t addr sym (dso)} into an interned Frame, or returns null when
-   * it has no hex address.
+   * it has no hex address. Frames are interned by their whole text, address included.
    */
   private Frame frame(char[] b, int s, int e) {
     int i = s;
@@ -779,7 +779,9 @@ public final class PerfScriptParser implements TraceReader {
       i++;
     }
     int addrStart = i;
+    long address = 0;
     while (i < e && isHex(b[i])) {
+      address = (address << 4) | Character.digit(b[i], 16);
       i++;
     }
     if (i == addrStart || (i < e && b[i] != ' ')) {
@@ -787,16 +789,14 @@ public final class PerfScriptParser implements TraceReader {
     }
     int t = skipBlanks(b, i, e);
     int te = trimEnd(b, t, e);
-    if (t == te) {
-      return UNKNOWN_FRAME; // perf -F ip alone prints bare addresses
-    }
-    int h = RangeInterner.hash(b, t, te);
-    Frame f = framesByText.get(b, t, te, h);
+    int h = RangeInterner.hash(b, addrStart, te);
+    Frame f = framesByText.get(b, addrStart, te, h);
     if (f != null) {
       return f;
     }
-    f = canonical(parseFrameText(b, t, te));
-    framesByText.put(new String(b, t, te - t), f);
+    // perf -F ip alone prints bare addresses.
+    f = canonical(t == te ? new Frame("[unknown]", "", address) : parseFrameText(b, t, te, address));
+    framesByText.put(new String(b, addrStart, te - addrStart), f);
     return f;
   }
 
@@ -813,7 +813,7 @@ public final class PerfScriptParser implements TraceReader {
   }
 
   /** "sym (dso)" or "sym": the dso is the last balanced (...) group, if a blank precedes it. */
-  private Frame parseFrameText(char[] b, int t, int te) {
+  private Frame parseFrameText(char[] b, int t, int te, long address) {
     int symEnd = te;
     String dso = "";
     if (b[te - 1] == ')') {
@@ -835,7 +835,7 @@ public final class PerfScriptParser implements TraceReader {
       }
     }
     symEnd = stripOffset(b, t, symEnd);
-    return new Frame(new String(b, t, symEnd - t), dso);
+    return new Frame(new String(b, t, symEnd - t), dso, address);
   }
 
   /** Strips a trailing "+0x1f" (plain perf script and -F symoff) from a symbol. */

@@ -81,7 +81,7 @@ final class SyntheticNights {
 
   private static StackWeight stack(String run, int pid, int load, double cpuNs, String leaf) {
     long cpu = Math.round(cpuNs);
-    return new StackWeight(run, pid, load,
+    return new StackWeight(run, pid, StackWeight.ALL_THREADS, load,
         new Frame[] {new Frame(leaf, "/usr/bin/app"), new Frame("main", "/usr/bin/app")},
         Math.max(1, cpu / 250_000), cpu);
   }

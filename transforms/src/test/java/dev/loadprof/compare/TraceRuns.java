@@ -61,7 +61,8 @@ final class TraceRuns {
         p.runId = runId;
         processes.add(p);
         for (StackWeight s : acc.toStackWeights()) {
-          stacks.add(new StackWeight(runId, s.pid(), s.load(), s.stack(), s.count(), s.cpuNs()));
+          stacks.add(new StackWeight(runId, s.pid(), s.tid(), s.load(), s.stack(), s.count(),
+              s.cpuNs()));
         }
       }
     });

@@ -26,7 +26,7 @@ class AnalysisAssemblerTest {
 
   private static Analysis assemble(RunInfo run, Filters filters) {
     ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
-    acc.addSample(1, 1_000_000, new CallStack(new Frame[] {new Frame("main", "app")}));
+    acc.addSample(1, 1, 1_000_000, new CallStack(new Frame[] {new Frame("main", "app")}));
     acc.addTimeAtLoad(1, 1_000_000);
     return AnalysisAssembler.assemble(List.of(run), Map.of(), List.of(acc), filters);
   }
@@ -66,5 +66,23 @@ class AnalysisAssemblerTest {
     Analysis a = assemble(run(), new Filters(java.util.Set.of(8), null, null));
     assertEquals(0, a.processes().size());
     assertEquals(1, a.runs().get(0).health.get(TraceHealth.SAMPLES_FILTERED_OUT));
+  }
+
+  @Test
+  void aCappedSumIsARunWarning() {
+    RunInfo run = run();
+    run.source = "nightly-01.txt";
+    ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
+    CallStack main = new CallStack(new Frame[] {new Frame("main", "app")});
+    acc.addSample(7, 1, Long.MAX_VALUE, main);
+    acc.addSample(7, 1, Long.MAX_VALUE, main);
+    Analysis a = AnalysisAssembler.assemble(List.of(run), Map.of(), List.of(acc),
+        Filters.none());
+    assertEquals(Long.MAX_VALUE, a.processes().get(0).cpuNs);
+    assertEquals(1, a.runs().get(0).warnings.size(), a.runs().get(0).warnings.toString());
+    org.hamcrest.MatcherAssert.assertThat(a.runs().get(0).warnings.get(0),
+        org.hamcrest.Matchers.containsString("nightly-01.txt: pid 7 (app): a sum of CPU or real"
+            + " time overflowed 64 bits"));
+    assertEquals(0, run.warnings.size(), "the input run is not modified");
   }
 }
