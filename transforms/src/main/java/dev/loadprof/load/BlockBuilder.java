@@ -21,6 +21,13 @@ import java.util.function.Consumer;
  * <p>It also keeps what only a sequential pass can know: which process each thread belongs to
  * (from PERF_RECORD_COMM/FORK and record headers), which sampling event is used, and what each
  * CPU was doing when a window starts (the carry-in, from replaying the previous block).
+ *
+ * <p>A block belongs to one lane of the run. With sched_switch records a lane is a CPU: its switch
+ * chain says who ran on it. With per-thread context-switch records (PERF_RECORD_SWITCH, from a
+ * per-process recording without root) a lane is a thread: its IN and OUT records say when it ran,
+ * whatever CPU that was. Either way the lanes running a process at an instant are that process's
+ * threads on a CPU, so the same interval repair and load join apply. The lane kind is known at the
+ * first switch record of either kind (or at a sample without a CPU); events before that wait.
  */
 public final class BlockBuilder implements TraceEventSink {
   /** Samples of this many threads/gaps are enough to estimate the sample interval. */
@@ -41,6 +48,18 @@ public final class BlockBuilder implements TraceEventSink {
   private final Map<String, Integer> pidOfComm = new HashMap<>();
   private final Map<Integer, String> commOfTid = new HashMap<>();
   private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
+
+  /** How blocks are keyed: not known yet, by CPU (sched_switch), by thread (context switches). */
+  private enum Lanes { UNDECIDED, CPUS, THREADS }
+
+  /** Events wait at most this long for the first switch record before CPU lanes are assumed. */
+  private static final int MAX_PENDING_EVENTS = 1 << 20;
+
+  private Lanes lanes = Lanes.UNDECIDED;
+  private final List<Runnable> pending = new ArrayList<>();
+  /** Thread lanes: the CPUs samples name (for RunInfo.cpuCount), and whose last record was IN. */
+  private final java.util.Set<Integer> sampleCpus = new java.util.TreeSet<>();
+  private final Map<Integer, Boolean> lastSwitchWasIn = new HashMap<>();
 
   private boolean sawRecord;
   private boolean plainLayout;
@@ -87,8 +106,18 @@ public final class BlockBuilder implements TraceEventSink {
       return;
     }
     detectLayout(pid);
-    pid = learnThread(pid, tid, comm);
-    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
+    int resolved = learnThread(pid, tid, comm);
+    if (cpu == UNKNOWN_ID) {
+      decideLanes(Lanes.THREADS); // only a thread's own lane can hold a sample without a CPU
+    } else {
+      sampleCpus.add(cpu);
+    }
+    whenLanesKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack));
+  }
+
+  private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack) {
+    OpenBlock b = blockFor(lanes == Lanes.THREADS ? tid : cpu, timeNs,
+        TraceHealth.OUT_OF_ORDER_SAMPLES);
     if (b == null) {
       return;
     }
@@ -99,9 +128,45 @@ public final class BlockBuilder implements TraceEventSink {
     b.addSample(timeNs, tid, pid, period, stack);
   }
 
+  /**
+   * A per-thread switch record: on the thread's own lane, IN is "idle ==> tid" and OUT is "tid
+   * ==> idle", so a missing IN or OUT is a chain break repaired like any other.
+   */
+  @Override
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+    if (lanes == Lanes.CPUS) {
+      ignored(in ? "PERF_RECORD_SWITCH IN (sched_switch gives the loads)" : "PERF_RECORD_SWITCH OUT"
+          + " (sched_switch gives the loads)");
+      return;
+    }
+    health.increment(TraceHealth.SWITCH_RECORDS);
+    decideLanes(Lanes.THREADS);
+    if (tid == 0 || tid == UNKNOWN_ID) {
+      health.increment(TraceHealth.IDLE_SWITCH_RECORDS); // the idle task of a CPU-wide record
+      return;
+    }
+    detectLayout(pid);
+    int resolved = learnThread(pid, tid, comm);
+    OpenBlock b = blockFor(tid, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
+    if (b == null) {
+      return;
+    }
+    lastSwitchWasIn.put(tid, in);
+    if (in) {
+      b.addSwitch(timeNs, 0, 0, tid, resolved);
+    } else {
+      b.addSwitch(timeNs, tid, resolved, 0, 0);
+    }
+  }
+
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
       String prevComm, String prevState, int nextTid, String nextComm) {
+    if (lanes == Lanes.THREADS) {
+      ignored("sched:sched_switch (context-switch records give the loads)");
+      return;
+    }
+    decideLanes(Lanes.CPUS);
     health.increment(TraceHealth.SWITCH_RECORDS);
     if (period > 1) {
       health.increment(TraceHealth.FREQ_SAMPLED_SWITCH_RECORDS);
@@ -123,10 +188,36 @@ public final class BlockBuilder implements TraceEventSink {
   public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
     health.increment(TraceHealth.WAKEUP_RECORDS);
     pidOf(tid, comm);
-    OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
-    if (b != null) {
-      b.addWakeup(timeNs, tid);
+    whenLanesKnown(() -> {
+      OpenBlock b = blockFor(lanes == Lanes.THREADS ? tid : targetCpu, timeNs,
+          TraceHealth.OUT_OF_ORDER_WAKEUPS);
+      if (b != null) {
+        b.addWakeup(timeNs, tid);
+      }
+    });
+  }
+
+  private void whenLanesKnown(Runnable place) {
+    if (lanes != Lanes.UNDECIDED) {
+      place.run();
+      return;
     }
+    pending.add(place);
+    if (pending.size() >= MAX_PENDING_EVENTS) {
+      decideLanes(Lanes.CPUS);
+    }
+  }
+
+  /** Fixes the lane kind once and places the events that waited for it, in their order. */
+  private void decideLanes(Lanes kind) {
+    if (lanes != Lanes.UNDECIDED) {
+      return;
+    }
+    lanes = kind;
+    for (Runnable place : pending) {
+      place.run();
+    }
+    pending.clear();
   }
 
   @Override
@@ -177,9 +268,14 @@ public final class BlockBuilder implements TraceEventSink {
 
   /** Flushes the last blocks of every CPU and returns what is known of the run. */
   public RunInfo finish() {
+    decideLanes(Lanes.CPUS);
     freezeSampleInterval();
     long runEnd = sawRecord ? lastNs : 0;
-    info.cpuCount = openByCpu.size();
+    info.cpuCount = lanes == Lanes.THREADS ? sampleCpus.size() : openByCpu.size();
+    if (lanes == Lanes.THREADS) {
+      health.add(TraceHealth.THREADS_IN_AT_END,
+          lastSwitchWasIn.values().stream().filter(in -> in).count());
+    }
     for (OpenBlock b : openByCpu.values()) {
       emitTail(b, runEnd);
     }
@@ -194,6 +290,11 @@ public final class BlockBuilder implements TraceEventSink {
   }
 
   private void addWarnings() {
+    if (lanes == Lanes.THREADS) {
+      info.warnings.add(sourceName + ": loads come from per-thread context-switch records (a"
+          + " per-process recording): only the recorded program's threads are seen, and a :u"
+          + " sampling event shows no kernel frames. Record system-wide as root for both.");
+    }
     long lost = health.get(TraceHealth.SWITCHES_LOST_TO_SAMPLING);
     if (lost > 0) {
       info.warnings.add(String.format(

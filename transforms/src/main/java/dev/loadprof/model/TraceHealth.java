@@ -37,6 +37,10 @@ public final class TraceHealth implements Serializable {
   public static final String SAMPLES_FILTERED_OUT = "samples_filtered_out";
   public static final String SAMPLES_OF_UNUSABLE_RUN = "samples_of_unusable_run";
   public static final String UNKNOWN_PID_SWITCHES = "switches_with_unknown_pid";
+  /** Context-switch records of the idle task (CPU-wide records of tid 0): not a thread's lane. */
+  public static final String IDLE_SWITCH_RECORDS = "idle_switch_records";
+  /** Threads whose last context-switch record is IN: the trace ended while they were in. */
+  public static final String THREADS_IN_AT_END = "threads_in_at_trace_end";
 
   /** At most this many malformed lines are kept verbatim, with their line numbers. */
   public static final int MAX_EXAMPLES = 20;
