@@ -3,6 +3,8 @@ package dev.loadprof.pipelines;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
+import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.perfdata.PerfMissingException;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.report.GroupBy;
 import java.io.IOException;
@@ -280,6 +282,14 @@ public final class LoadprofCli {
     List<String> files = new ArrayList<>();
     Map<String, String> byRunId = new HashMap<>();
     for (String spec : traces) {
+      if (TraceFiles.isStream(spec)) { // stdin or a pipe: read once, by the parse step
+        String previous = byRunId.put(ParseTraces.runIdOf(spec), spec);
+        if (previous != null) {
+          throw new UsageException(spec + " is given twice; a stream can be read only once");
+        }
+        files.add(spec);
+        continue;
+      }
       if (isLocalLiteral(spec) && !java.nio.file.Files.exists(java.nio.file.Paths.get(spec))) {
         // Checked here: Beam's local match of a missing path walks the tree from its nearest
         // existing parent, which for "/missing.txt.gz" is the whole disk.
@@ -318,7 +328,23 @@ public final class LoadprofCli {
         }
       }
     }
+    checkPerfForPerfData(files);
     return files;
+  }
+
+  /** perf.data needs perf script; without perf, say so before the job starts. */
+  static void checkPerfForPerfData(List<String> files) throws UsageException {
+    for (String f : files) {
+      if (!f.contains("://") && !TraceFiles.isStream(f)
+          && TraceFiles.isPerfDataFile(java.nio.file.Paths.get(f))) {
+        try {
+          PerfMissingException.check();
+        } catch (PerfMissingException e) {
+          throw new UsageException(f + " is perf.data: " + e.getMessage());
+        }
+        return;
+      }
+    }
   }
 
   private static void printSummary(String outDir, PrintStream out) {
