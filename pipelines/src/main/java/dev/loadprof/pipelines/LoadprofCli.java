@@ -6,6 +6,7 @@ import dev.loadprof.beam.WriteReports;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.perfdata.PerfMissingException;
 import dev.loadprof.profile.LoadRange;
+import dev.loadprof.record.RecordCommand;
 import dev.loadprof.report.GroupBy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,6 +80,9 @@ public final class LoadprofCli {
       }
       if (command.equals("archive")) {
         return ArchiveCommand.run(rest, out, err);
+      }
+      if (command.equals("record")) {
+        return RecordCommand.run(rest, out, err, a -> run(a, out, err));
       }
       throw new UsageException("unknown command '" + command + "'; run loadprof --help");
     } catch (UsageException e) {
@@ -429,13 +433,17 @@ public final class LoadprofCli {
     b.append("loadprof: real-time profiles from perf traces. Each CPU sample of a process is\n")
         .append("weighted period/load, where load = how many of its threads were on a CPU then.\n\n")
         .append("Usage:\n")
-        .append("  loadprof analyze [options] TRACE...   analyze perf script traces (plain or .gz)\n")
+        .append("  loadprof record [options] -- CMD ARGS...\n")
+        .append("                                        run CMD under perf, analyze it (loadprof\n")
+        .append("                                        record --help); no root needed\n")
+        .append("  loadprof analyze [options] TRACE...   analyze perf script traces (plain, .gz,\n")
+        .append("                                        .bz2, .xz, .zst, - for stdin), perf.data\n")
         .append("                                        and/or archives made by loadprof archive\n")
         .append("  loadprof archive --out ARCHIVE [--window D] [--event E] TRACE...\n")
         .append("                                        parse traces once into an Avro archive;\n")
         .append("                                        traces already in it are skipped\n")
         .append("  loadprof --help                       this text\n\n")
-        .append("Record a trace:\n")
+        .append("Record a trace by hand (advanced; loadprof record does this):\n")
         .append("  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD\n")
         .append("  perf script -i X.data -F comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso \\\n")
         .append("      --ns --show-task-events | gzip > X.txt.gz\n\n")
