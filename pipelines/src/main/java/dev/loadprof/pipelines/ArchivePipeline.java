@@ -15,10 +15,10 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  * {@link ParseTraces}, window and event), and stores the parser's blocks and run infos, so that
  * analyzing the archive later gives the same outputs as analyzing the traces.
  */
-final class ArchivePipeline {
+public final class ArchivePipeline {
   private ArchivePipeline() {}
 
-  static void build(Pipeline p, List<String> traces, AnalyzeOptions options, String jobId) {
+  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options, String jobId) {
     long windowNs = options.getWindowMs() * 1_000_000L;
     PCollectionTuple parsed = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
@@ -28,7 +28,7 @@ final class ArchivePipeline {
         windowNs, WriteArchive.DEFAULT_SHARDS_PER_RUN));
   }
 
-  static PipelineResult run(List<String> traces, AnalyzeOptions options, String jobId) {
+  public static PipelineResult run(List<String> traces, AnalyzeOptions options, String jobId) {
     Pipeline p = Pipeline.create(options);
     build(p, traces, options, jobId);
     PipelineResult result = p.run();

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * {@code loadprof record [options] -- CMD ARGS...}: runs the program under perf record in the mode
+ * The core of {@code loadprof record [options] -- CMD ARGS...}: runs the program under perf record in the mode
  * that works here, then analyzes the recording like {@code analyze} and keeps the perf.data in
  * the output directory for re-analysis. Exit code: the program's own when it ran (even if it
  * failed, the recording is analyzed); 2 when perf is missing, not permitted, or the program
@@ -20,87 +20,42 @@ import java.util.function.Function;
 public final class RecordCommand {
   static final int BAD_INPUT = 2;
 
-  public static final String USAGE = String.join("\n",
-      "loadprof record [options] -- CMD ARGS...",
-      "  Runs CMD under perf record, analyzes the recording and writes the usual outputs.",
-      "  --mode M        system (sched_switch on all CPUs; needs root or",
-      "                  kernel.perf_event_paranoid=-1), process (context-switch records of",
-      "                  CMD's threads, user-space frames only; no root needed) or auto (default:",
-      "                  system when permitted, else process)",
-      "  --out DIR       output directory (default ./loadprof-out); the recording is kept there",
-      "                  as CMD.data (re-analyze it with: loadprof analyze DIR/CMD.data)",
-      "  --freq N        sampling frequency in Hz (default: perf's 4000)",
-      "  other options (--window, --event, --pid, --comm, --load, ...) go to the analysis.",
-      "  CMD's stdin, stdout and stderr are the terminal's; loadprof exits with CMD's exit code.",
-      "  Ctrl-C stops CMD and the recording, and what was recorded is still analyzed.",
-      "");
 
   private RecordCommand() {}
 
+  /** The mode asked for: system, process or auto; null with a message on err if unknown. */
+  public static RecordMode mode(String name, PrintStream err) {
+    switch (name) {
+      case "auto":
+        return RecordMode.auto();
+      case "system":
+        return RecordMode.SYSTEM;
+      case "process":
+        return RecordMode.PROCESS;
+      default:
+        err.println("loadprof record: --mode is system, process or auto, got '" + name + "'");
+        return null;
+    }
+  }
+
   /**
+   * Records {@code command} and analyzes the recording.
+   *
+   * @param analyzeArgs options for the analysis (e.g. --window), before the recording's path
    * @param analyze runs "loadprof analyze" with the given arguments and returns its exit code
    */
-  public static int run(String[] args, PrintStream out, PrintStream err,
+  public static int run(RecordMode recordMode, String outDir, Integer freqHz,
+      List<String> command, List<String> analyzeArgs, PrintStream err,
       Function<String[], Integer> analyze) {
-    String mode = "auto";
-    String outDir = "loadprof-out";
-    String freq = null;
-    List<String> analyzeArgs = new ArrayList<>();
-    List<String> command = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--")) {
-        command.addAll(List.of(args).subList(i + 1, args.length));
-        break;
-      }
-      if (a.equals("--help") || a.equals("-h")) {
-        out.print(USAGE);
-        return 0;
-      }
-      if (!a.startsWith("-")) {
-        command.addAll(List.of(args).subList(i, args.length));
-        break;
-      }
-      String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-      boolean own = name.equals("--mode") || name.equals("--out") || name.equals("--freq");
-      String value = a.contains("=") ? a.substring(a.indexOf('=') + 1)
-          : (i + 1 < args.length && !args[i + 1].equals("--") && !a.startsWith("--runner=")
-              ? args[++i] : null);
-      if (value == null) {
-        err.println("loadprof record: " + a + " needs a value; run loadprof record --help");
-        return BAD_INPUT;
-      }
-      switch (name) {
-        case "--mode" -> mode = value;
-        case "--out" -> outDir = value;
-        case "--freq" -> freq = value;
-        default -> {
-          analyzeArgs.add(name);
-          analyzeArgs.add(value);
-        }
-      }
-      if (!own) {
-        continue;
-      }
-    }
+    String freq = freqHz == null ? null : Integer.toString(freqHz);
     if (command.isEmpty()) {
       err.println("loadprof record: no program given; usage: loadprof record [options] -- CMD"
           + " ARGS...");
       return BAD_INPUT;
     }
-    if (freq != null && !freq.matches("[1-9][0-9]{0,6}")) {
+    if (freqHz != null && (freqHz < 1 || freqHz > 1_000_000)) {
       err.println("loadprof record: --freq takes a number of Hz, got '" + freq + "'");
       return BAD_INPUT;
-    }
-    RecordMode recordMode;
-    switch (mode) {
-      case "auto" -> recordMode = RecordMode.auto();
-      case "system" -> recordMode = RecordMode.SYSTEM;
-      case "process" -> recordMode = RecordMode.PROCESS;
-      default -> {
-        err.println("loadprof record: --mode is system, process or auto, got '" + mode + "'");
-        return BAD_INPUT;
-      }
     }
     try {
       PerfMissingException.check();

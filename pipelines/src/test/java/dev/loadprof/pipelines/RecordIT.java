@@ -35,7 +35,7 @@ class RecordIT {
     assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
     assumeTrue(new String(Files.readAllBytes(Path.of("/proc/self/status")))
         .lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
-    Path sources = E2e.repoRoot().resolveSibling("shared/workloads");
+    Path sources = repoRoot().resolveSibling("shared/workloads");
     if (!Files.isDirectory(sources)) {
       sources = Path.of("/work/shared/workloads");
     }
@@ -45,6 +45,16 @@ class RecordIT {
     assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));
     // nobody must reach the workloads and write its recordings here.
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+  }
+
+  /** The repository root: the parent of the pipelines module the tests run in. */
+  static Path repoRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("pipelines/target"))) {
+      p = p.getParent();
+    }
+    assumeTrue(p != null, "no pipelines/target above " + Path.of("").toAbsolutePath());
+    return p;
   }
 
   private static int run(List<String> command) throws IOException, InterruptedException {
@@ -89,11 +99,11 @@ class RecordIT {
           "120").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
           .start();
       Thread.sleep(1500);
-      Path lib = E2e.repoRoot().resolve("pipelines/target");
+      Path lib = repoRoot().resolve("pipelines/target");
       List<String> cmd = new ArrayList<>(List.of("runuser", "-u", "nobody", "--",
           ProcessHandle.current().info().command().orElse("java"), "-cp",
           lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
-          "dev.loadprof.pipelines.LoadprofCli", "record", "--mode", "process", "--out",
+          "dev.loadprof.cli.LoadprofCli", "record", "--mode", "process", "--out",
           dir.resolve("proc").toString(), "--", mixed(), "60", workers));
       Process nobody = new ProcessBuilder(cmd).redirectErrorStream(true)
           .redirectOutput(dir.resolve("nobody.log").toFile()).start();
@@ -123,10 +133,10 @@ class RecordIT {
   @Test
   void sigintStopsTheProgramAndAnalyzesWhatWasRecorded() throws Exception {
     Path dir = shared.resolve("sigint");
-    Path lib = E2e.repoRoot().resolve("pipelines/target");
+    Path lib = repoRoot().resolve("pipelines/target");
     Process loadprof = new ProcessBuilder(ProcessHandle.current().info().command()
         .orElse("java"), "-cp", lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
-        "dev.loadprof.pipelines.LoadprofCli", "record", "--out", dir.toString(), "--", mixed(),
+        "dev.loadprof.cli.LoadprofCli", "record", "--out", dir.toString(), "--", mixed(),
         "100000", "2").redirectErrorStream(true).redirectOutput(
             shared.resolve("sigint.log").toFile()).start();
     // Wait until the program runs under perf, then interrupt loadprof only.
@@ -160,8 +170,8 @@ class RecordIT {
     assertEquals(0, script.waitFor());
     Cli fromText = E2e.analyze(out.resolve("from-text"), text.toString()).assertOk();
     for (String split : List.of("time", "cpu")) {
-      Cli fromData = E2e.analyze(out.resolve("from-data-" + split), "--decodeSplit=" + split,
-          "--decodePieces=3", data.toString()).assertOk();
+      Cli fromData = E2e.analyze(out.resolve("from-data-" + split), "--decode-split=" + split,
+          "--decode-pieces=3", data.toString()).assertOk();
       for (String file : List.of("histogram.txt", "functions.txt", "flame.folded",
           "summary.txt")) {
         assertEquals(fromText.file(file), fromData.file(file), split + ": " + file);

@@ -55,13 +55,18 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   /**
    * Which processes and loads go into the outputs, and how the many-runs reports group them.
    *
+   * @param pids the processes to keep; null or empty = all
    * @param groupBy a GroupBy spec (none, host, comm, run, run:REGEX); null = none
    */
-  public record Filters(Integer pid, String commRegex, String loadRange, String groupBy)
-      implements java.io.Serializable {
+  public record Filters(java.util.Set<Integer> pids, String commRegex, String loadRange,
+      String groupBy) implements java.io.Serializable {
+    public Filters {
+      pids = pids == null || pids.isEmpty() ? null : java.util.Set.copyOf(pids);
+    }
+
     /** Without grouping: the form used before --group-by existed. */
-    public Filters(Integer pid, String commRegex, String loadRange) {
-      this(pid, commRegex, loadRange, null);
+    public Filters(java.util.Set<Integer> pids, String commRegex, String loadRange) {
+      this(pids, commRegex, loadRange, null);
     }
 
     public static Filters none() {
@@ -150,7 +155,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
         continue;
       }
       String name = run.processName(acc.pid);
-      if ((filters.pid() != null && filters.pid() != acc.pid)
+      if ((filters.pids() != null && !filters.pids().contains(acc.pid))
           || (comm != null && !comm.matcher(name).find())) {
         run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
         continue;
