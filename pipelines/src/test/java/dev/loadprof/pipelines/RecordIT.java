@@ -134,8 +134,10 @@ class RecordIT {
   void sigintStopsTheProgramAndAnalyzesWhatWasRecorded() throws Exception {
     Path dir = shared.resolve("sigint");
     Path lib = repoRoot().resolve("pipelines/target");
-    Process loadprof = new ProcessBuilder(ProcessHandle.current().info().command()
-        .orElse("java"), "-cp", lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
+    // perl restores SIGINT's default action first: a test JVM started from a background job
+    // inherits SIGINT ignored, and then no process under it could be interrupted at all.
+    Process loadprof = new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV",
+        ProcessHandle.current().info().command().orElse("java"), "-cp", lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
         "dev.loadprof.cli.LoadprofCli", "record", "--out", dir.toString(), "--", mixed(),
         "100000", "2").redirectErrorStream(true).redirectOutput(
             shared.resolve("sigint.log").toFile()).start();
