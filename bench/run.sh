@@ -20,7 +20,8 @@ classpath() {
     (cd pipelines && mvn -q -o -B dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$work/test-classpath.txt" >/dev/null)
   fi
-  echo "pipelines/target/test-classes:pipelines/target/classes:$(cat "$work/test-classpath.txt")"
+  # This worktree's modules first: ~/.m2 may hold another branch's snapshot.
+  echo "pipelines/target/test-classes:pipelines/target/classes:transforms/target/classes:schemas/target/classes:$(cat "$work/test-classpath.txt")"
 }
 
 build() {
