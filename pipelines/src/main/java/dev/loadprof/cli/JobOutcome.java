@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.beam.WriteReports;
+import dev.loadprof.compare.CompareInputException;
+import dev.loadprof.report.PprofReport;
+import dev.loadprof.report.Report;
+import dev.loadprof.report.Reports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -30,6 +34,7 @@ final class JobOutcome {
   static int analyzed(PipelineResult result, String outDir, int runs, PrintStream out,
       PrintStream err) {
     printSummary(outDir, out);
+    printWarnings(outDir, err);
     long unusable = counter(result, "unusable_runs");
     if (unusable == 0) {
       return ExitCode.OK;
@@ -43,13 +48,41 @@ final class JobOutcome {
   }
 
   /**
-   * A job that threw: damage found while reading an archive is bad input (exit 2, one line);
-   * anything else is a failed job (exit 1), told by its root cause's message.
+   * Compare and nightly: the console summary, the outputs written, and the exit code of the
+   * verdict in {@code jsonFile} (3 for a significant real-time regression, else 0).
+   */
+  static int judged(String outDir, String jsonFile, List<String> outputs, PrintStream out,
+      PrintStream err) {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(outDir,
+        WriteReports.CONSOLE_SUMMARY_FILE)))) {
+      out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      out.println("(no summary written: " + e.getMessage() + ")");
+    }
+    out.println("Outputs in " + outDir + "/: " + String.join(", ", outputs));
+    ResourceId json = resolve(outDir, jsonFile);
+    try (InputStream in = Channels.newInputStream(FileSystems.open(json))) {
+      return new ObjectMapper().readTree(in).path("exit_code").asInt(ExitCode.JOB_FAILED);
+    } catch (IOException e) {
+      err.println("loadprof: the job wrote no readable " + json + ": " + e.getMessage());
+      return ExitCode.JOB_FAILED;
+    }
+  }
+
+  /**
+   * A job that threw: damage found while reading an archive, or runs that cannot be compared,
+   * are bad input (exit 2, one line); anything else is a failed job (exit 1), told by its root
+   * cause's message.
    */
   static int failed(RuntimeException e, PrintStream err) {
     ArchiveCorruptException badArchive = ArchiveCorruptException.find(e);
     if (badArchive != null) {
       err.println("loadprof: " + badArchive.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
+    String cannotCompare = compareInputMessage(e);
+    if (cannotCompare != null) {
+      err.println("loadprof: " + cannotCompare);
       return ExitCode.BAD_INPUT;
     }
     Throwable root = e;
@@ -60,6 +93,26 @@ final class JobOutcome {
     err.println("loadprof: the job failed: " + why + " (run again with --verbose for the"
         + " runner's log)");
     return ExitCode.JOB_FAILED;
+  }
+
+  /**
+   * The message of a CompareInputException in the chain of causes, or null. A cluster runner may
+   * hand the exception back as a stand-in that only keeps its class name and message, in its
+   * text.
+   */
+  private static String compareInputMessage(Throwable t) {
+    String prefix = CompareInputException.class.getName() + ": ";
+    for (int depth = 0; t != null && depth < 50; depth++, t = t.getCause()) {
+      if (t instanceof CompareInputException c) {
+        return c.getMessage();
+      }
+      String text = String.valueOf(t);
+      int at = text.indexOf(prefix);
+      if (at >= 0) {
+        return text.substring(at + prefix.length()).lines().findFirst().orElse("");
+      }
+    }
+    return null;
   }
 
   /** The sum of a loadprof counter over the job, 0 when the runner has no metrics. */
@@ -81,16 +134,26 @@ final class JobOutcome {
     ResourceId file = resolve(outDir, WriteReports.CONSOLE_SUMMARY_FILE);
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      List<String> names = new ArrayList<>(List.of("profile.pb.gz (go tool pprof)",
-          "histogram.txt", "functions.txt", "flame.folded", "summary.json"));
-      for (String many : List.of("runs.txt", "groups.txt")) {
-        if (exists(resolve(outDir, many))) {
-          names.add(many);
+      List<String> names = new ArrayList<>();
+      for (Report r : Reports.ALL) { // the one list of outputs, in its order
+        if (!r.fileName().equals(WriteReports.CONSOLE_SUMMARY_FILE)
+            && exists(resolve(outDir, r.fileName()))) {
+          names.add(r instanceof PprofReport ? r.fileName() + " (go tool pprof)" : r.fileName());
         }
       }
       out.println("Outputs in " + outDir + "/: " + String.join(", ", names));
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
+    }
+  }
+
+  /** Every warning of the job, grouped (see {@link WarningSummary}). */
+  private static void printWarnings(String outDir, PrintStream err) {
+    ResourceId file = resolve(outDir, "summary.json");
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      WarningSummary.print(new ObjectMapper().readTree(in), err);
+    } catch (IOException e) {
+      err.println("loadprof: could not read the warnings from " + file + ": " + e.getMessage());
     }
   }
 
@@ -100,10 +163,9 @@ final class JobOutcome {
     ResourceId file = resolve(outDir, "summary.json");
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       for (JsonNode run : new ObjectMapper().readTree(in).path("runs")) {
-        for (JsonNode w : run.path("warnings")) {
-          if (w.asText().startsWith("UNUSABLE: ")) {
-            reasons.add(w.asText().substring("UNUSABLE: ".length()));
-          }
+        String reason = run.path("unusable_reason").asText("");
+        if (!reason.isEmpty()) {
+          reasons.add(reason);
         }
       }
     } catch (IOException e) {

@@ -142,10 +142,13 @@ class CliTest {
     Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 3));
     Cli cli = E2e.analyze(dir.resolve("cut-out"), cut.toString()).assertOk();
     JsonNode run = cli.summary().get("runs").get(0);
-    assertEquals(1, run.get("health").get("malformed_lines").asLong());
+    // The cut itself, and the last line, which the cut left without its end.
+    assertEquals(2, run.get("health").get("malformed_lines").asLong());
     String example = run.get("malformed_examples").get(0).asText();
     assertThat(example, startsWith(cut + ":"));
-    assertThat(example, containsString("truncated or corrupt"));
+    assertThat(example, containsString("the gzip data is cut at byte " + whole.length / 3));
+    assertThat(run.get("malformed_examples").get(1).asText(),
+        containsString("truncated last line"));
     assertThat(run.get("health").get("sample_records").asLong(), greaterThan(1000L));
     assertTrue(run.get("records").get("balanced").asBoolean());
   }
@@ -512,7 +515,9 @@ class CliTest {
     for (ProfileProto.Sample s : p.getSampleList()) {
       for (ProfileProto.Label l : s.getLabelList()) {
         if (p.getStringTable((int) l.getKey()).equals(key)) {
-          values.add(p.getStringTable((int) l.getStr()));
+          // String labels (process, run) by their text, numeric ones (pid, tid, load) in decimal.
+          values.add(l.getStr() != 0 ? p.getStringTable((int) l.getStr())
+              : Long.toString(l.getNum()));
         }
       }
     }

@@ -1,10 +1,12 @@
 package dev.loadprof.beam;
 
-import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
+import dev.loadprof.report.Printable;
 import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PieceTask;
@@ -84,22 +86,9 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     return out;
   }
 
-  /**
-   * The run id of a trace file: its name without directories and compression, .txt, .perf and
-   * .data suffixes; "stdin" for standard input.
-   */
+  /** The run id of a trace file; see {@link RunIds#of}, which new code should call. */
   public static String runIdOf(String path) {
-    if (path.equals(TraceFiles.STDIN)) {
-      return "stdin";
-    }
-    String name = path.substring(path.lastIndexOf('/') + 1);
-    for (String suffix : new String[] {".gz", ".bz2", ".xz", ".zst", ".txt", ".perf", ".script",
-        ".data"}) {
-      if (name.endsWith(suffix) && name.length() > suffix.length()) {
-        name = name.substring(0, name.length() - suffix.length());
-      }
-    }
-    return name;
+    return RunIds.of(path);
   }
 
   static final class ParseFn extends DoFn<KV<String, Iterable<PieceTask>>, EventBlock> {
@@ -119,7 +108,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       String path = input.getKey();
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
-      String runId = runIdOf(path);
+      String runId = RunIds.of(path);
       PerfScriptParser parser = new PerfScriptParser();
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
@@ -145,14 +134,12 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
       Metrics.counter("loadprof", "runs").inc();
-      String unusable = BlockBuilder.unusableReason(info);
-      if (unusable != null) {
+      if (info.isUnusable()) {
         Metrics.counter("loadprof", "unusable_runs").inc();
-        info.warnings.add(0, "UNUSABLE: " + unusable);
-        LOG.error(unusable);
+        LOG.error(Printable.escape(info.unusableReason));
       }
       for (String warning : info.warnings) {
-        LOG.warn(warning);
+        LOG.warn(Printable.escape(warning));
       }
       LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
           info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,

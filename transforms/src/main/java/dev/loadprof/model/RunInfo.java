@@ -17,6 +17,12 @@ public final class RunInfo implements Serializable {
   public String source = "";
   /** Host name, when the input says it (e.g. perf script --header); else "". */
   public String host = "";
+  /**
+   * The date the trace was recorded, ISO (2026-11-22), from the {@code # captured on} header line
+   * of perf script --header; "" when the trace does not say. The night of a nightly run whose
+   * run id has no date.
+   */
+  public String capturedOn = "";
   /** The sampling event used, e.g. "cpu-clock". */
   public String samplingEvent = "";
   /** True when the sampling event's period is in nanoseconds (cpu-clock, task-clock). */
@@ -39,6 +45,37 @@ public final class RunInfo implements Serializable {
   public TraceHealth health = new TraceHealth();
   /** Loud, human-readable warnings, e.g. that switches were lost to frequency sampling. */
   public List<String> warnings = new ArrayList<>();
+  /**
+   * Why the run cannot be analyzed (one line naming the file and the perf command to use), or ""
+   * when it can. Set when the run has been read (dev.loadprof.block.UnusablePolicy).
+   */
+  public String unusableReason = "";
+
+  public boolean isUnusable() {
+    return !unusableReason.isEmpty();
+  }
+
+  /** A deep copy, so that the copy's health and warnings can change without touching this. */
+  public RunInfo copy() {
+    RunInfo c = new RunInfo();
+    c.runId = runId;
+    c.source = source;
+    c.host = host;
+    c.capturedOn = capturedOn;
+    c.samplingEvent = samplingEvent;
+    c.periodIsNanoseconds = periodIsNanoseconds;
+    c.sampleIntervalNs = sampleIntervalNs;
+    c.layout = layout;
+    c.pidSource = pidSource;
+    c.cpuCount = cpuCount;
+    c.startNs = startNs;
+    c.endNs = endNs;
+    c.processNames = new TreeMap<>(processNames);
+    c.health.addAll(health);
+    c.warnings = new ArrayList<>(warnings);
+    c.unusableReason = unusableReason;
+    return c;
+  }
 
   public String processName(int pid) {
     String name = processNames.get(pid);
@@ -52,14 +89,15 @@ public final class RunInfo implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof RunInfo r && runId.equals(r.runId) && source.equals(r.source)
-        && host.equals(r.host) && samplingEvent.equals(r.samplingEvent)
+        && host.equals(r.host) && capturedOn.equals(r.capturedOn)
+        && samplingEvent.equals(r.samplingEvent)
         && periodIsNanoseconds == r.periodIsNanoseconds
         && sampleIntervalNs == r.sampleIntervalNs && layout.equals(r.layout)
         && pidSource.equals(r.pidSource) && cpuCount == r.cpuCount && startNs == r.startNs
         && endNs == r.endNs && processNames.equals(r.processNames)
         && health.counters().equals(r.health.counters())
         && health.malformedExamples().equals(r.health.malformedExamples())
-        && warnings.equals(r.warnings);
+        && warnings.equals(r.warnings) && unusableReason.equals(r.unusableReason);
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
 
@@ -26,7 +27,8 @@ import java.util.HashMap;
  *   <li>plain {@code perf script}: headers {@code comm tid [cpu] s.uuuuuu: [period] event: trace}
  *       (no pid, microseconds, no period for tracepoints) and frames {@code addr sym+0xoff (dso)}.
  *       The pid is reported as {@link TraceEventSink#UNKNOWN_ID}, times are converted to ns
- *       exactly and {@code +0x..} offsets are stripped so frames equal those of the other layout.
+ *       exactly and {@code +0x..} offsets are stripped so frames equal those of the other layout
+ *       (both print the same instruction addresses).
  * </ul>
  *
  * <p>The {@code [cpu]} column is optional: a per-process recording ({@code perf record
@@ -58,7 +60,8 @@ import java.util.HashMap;
  * </ul>
  *
  * <p>Lines beginning with {@code #} (from {@code perf script --header}) are ignored, except that
- * {@code # hostname : NAME} is kept for {@link #hostName()}. CRLF line ends are accepted.
+ * {@code # hostname : NAME} is kept for {@link #hostName()}, the date of {@code # captured on : DATE}
+ * for the run's {@link RunInfo#capturedOn}. CRLF line ends are accepted.
  *
  * <p>Performance: this is the hot path of the tool, so lines are scanned in place in a char
  * buffer (no String per line, no regex), and comms, event names and frames are interned through
@@ -81,12 +84,13 @@ public final class PerfScriptParser implements TraceReader {
   private static final int READ_CHUNK = 1 << 16;
   private static final int MAX_STRINGS = 1 << 16;
   private static final Frame[] NO_FRAMES = new Frame[0];
-  private static final Frame UNKNOWN_FRAME = new Frame("[unknown]", "");
 
   private static final String SWITCH = "sched:sched_switch";
   private static final String WAKEUP = "sched:sched_wakeup";
   private static final String WAKEUP_NEW = "sched:sched_wakeup_new";
   private static final String TASK_PREFIX = "PERF_RECORD_";
+  /** The kernel's comm is at most 15 bytes (TASK_COMM_LEN 16 with the NUL). */
+  private static final int MAX_COMM_CHARS = 15;
 
   // What the lines that follow the current header belong to.
   private static final int NO_RECORD = 0; // stack lines here are out of place
@@ -97,7 +101,7 @@ public final class PerfScriptParser implements TraceReader {
   private final int maxFrames;
   private final int maxLineChars;
   private final RangeInterner<Frame> framesByText;
-  /** Second level, so that "f+0x10 (x)" and "f+0x20 (x)" give the same instance. */
+  /** Second level, so that equal frames read after a cache clear give the same instance. */
   private final HashMap<Frame, Frame> canonicalFrames = new HashMap<>();
 
   private final RangeInterner<String> strings = new RangeInterner<>(MAX_STRINGS);
@@ -105,10 +109,13 @@ public final class PerfScriptParser implements TraceReader {
 
   // State of the current read.
   private TraceEventSink sink;
+  /** The stream being read, which can tell whether its input ended early; or null. */
+  private InputStream opened;
   private char[] buf = new char[READ_CHUNK * 2];
   private long lineNumber;
   private int state;
   private String hostName = "";
+  private String capturedOn = "";
   private String layout = "";
 
   // The sample being assembled (sent when its stack ends).
@@ -164,10 +171,11 @@ public final class PerfScriptParser implements TraceReader {
   public long lineCount() {
     return lineNumber;
   }
-  /** The host from a "# hostname" header line, and the lines read, for the run's info. */
+  /** The host and capture date from the header, and the lines read, for the run's info. */
   @Override
   public void describeRun(RunInfo run) {
     run.host = hostName();
+    run.capturedOn = capturedOn;
     run.health.add(TraceHealth.LINES, lineCount());
   }
 
@@ -180,7 +188,13 @@ public final class PerfScriptParser implements TraceReader {
   @Override
   public void read(InputStream in, String sourceName, TraceEventSink sink) throws IOException {
     // The decoder replaces bad UTF-8 with U+FFFD instead of throwing: bad bytes are bad data.
-    read(new InputStreamReader(TraceFiles.open(in), StandardCharsets.UTF_8), sink);
+    InputStream text = TraceFiles.open(in);
+    opened = text;
+    try {
+      read(new InputStreamReader(text, StandardCharsets.UTF_8), sink);
+    } finally {
+      opened = null;
+    }
   }
 
   /** Like {@link #read(InputStream, String, TraceEventSink)}, for text that is already decoded. */
@@ -189,6 +203,7 @@ public final class PerfScriptParser implements TraceReader {
     lineNumber = 0;
     state = NO_RECORD;
     hostName = "";
+    capturedOn = "";
     layout = "";
     frameCount = 0;
     try {
@@ -256,6 +271,11 @@ public final class PerfScriptParser implements TraceReader {
         break;
       }
       limit += n;
+    }
+    String damage = TraceFiles.damage(opened);
+    if (damage != null) {
+      // Said before the cut line, so that it is the first malformed line reported.
+      sink.malformed(lineNumber + 1, damage + ". Re-create the file", "");
     }
     if (limit > start && !skippingLongLine) {
       int end = limit;
@@ -350,6 +370,13 @@ public final class PerfScriptParser implements TraceReader {
       int j = skipBlanks(b, i + 8, e);
       if (j < e && b[j] == ':') {
         hostName = new String(b, j + 1, e - j - 1).trim();
+      }
+    } else if (startsWith(b, i, e, "captured on")) {
+      // "# captured on    : Sun Nov 22 20:33:38 2026": the night of a nightly run
+      int j = skipBlanks(b, i + 11, e);
+      if (j < e && b[j] == ':') {
+        LocalDate date = CapturedOn.parse(new String(b, j + 1, e - j - 1));
+        capturedOn = date == null ? "" : date.toString();
       }
     }
   }
@@ -455,8 +482,11 @@ public final class PerfScriptParser implements TraceReader {
    */
   private int parseHeader(char[] b, int s, int e) {
     failure = "not a perf script record";
-    // The cpu field is the first " [digits]" followed by blanks and a time; a comm may contain
-    // " [" itself, so candidates that are not followed by a time are passed over.
+    // The cpu field is a " [digits]" followed by blanks and a time. A comm may contain such a
+    // field itself ("1/1 [7] 1.5: x" is a legal comm), but the kernel's comm is at most 15
+    // bytes: of the candidates whose comm would fit in 15 chars, the last one is the field.
+    int commStart = skipBlanks(b, s, e);
+    int found = -1;
     for (int open = indexOf(b, s, e, " ["); open >= 0; open = indexOf(b, open + 1, e, " [")) {
       int i = open + 2;
       int cpu = 0;
@@ -469,6 +499,7 @@ public final class PerfScriptParser implements TraceReader {
         continue;
       }
       int timeStart = skipBlanks(b, i + 1, e);
+      long time = hTime;
       int afterTime = parseTime(b, timeStart, e);
       if (afterTime < 0) {
         failure = "bad timestamp";
@@ -483,17 +514,28 @@ public final class PerfScriptParser implements TraceReader {
       while (tokStart > s && b[tokStart - 1] != ' ') {
         tokStart--;
       }
-      if (tokStart == tokEnd || !parsePidTid(b, tokStart, tokEnd)) {
-        failure = "bad pid/tid";
-        return -1;
-      }
       int commEnd = tokStart;
       while (commEnd > s && b[commEnd - 1] == ' ') {
         commEnd--;
       }
+      if (found >= 0 && (commEnd - commStart > MAX_COMM_CHARS || tokStart == tokEnd
+          || !isPidTid(b, tokStart, tokEnd))) {
+        hTime = time; // keep the first candidate's fields
+        break;
+      }
+      if (tokStart == tokEnd || !parsePidTid(b, tokStart, tokEnd)) {
+        failure = "bad pid/tid";
+        return -1;
+      }
       hCommEnd = commEnd;
       hCpu = cpu;
-      return afterTime;
+      found = afterTime;
+      if (commEnd - commStart > MAX_COMM_CHARS) {
+        break;
+      }
+    }
+    if (found >= 0) {
+      return found;
     }
     return failure.equals("bad timestamp") ? -1 : parseHeaderWithoutCpu(b, s, e);
   }
@@ -532,6 +574,16 @@ public final class PerfScriptParser implements TraceReader {
     }
     failure = "not a perf script record";
     return -1;
+  }
+
+  /** Whether the chars are "pid/tid" or "tid", without setting any field. */
+  private boolean isPidTid(char[] b, int s, int e) {
+    int slash = indexOf(b, s, e, '/');
+    if (slash < 0) {
+      return parseSigned(b, s, e) != Long.MIN_VALUE && numEnd == e;
+    }
+    return parseSigned(b, s, slash) != Long.MIN_VALUE && numEnd == slash
+        && parseSigned(b, slash + 1, e) != Long.MIN_VALUE && numEnd == e;
   }
 
   /** Parses "pid/tid" or "tid" (plain layout); -1 becomes UNKNOWN_ID. Sets layout on first use. */
@@ -779,7 +831,7 @@ public final class PerfScriptParser implements TraceReader {
 
   /**
    * Parses a stack line {@code \t addr sym (dso)} into an interned Frame, or returns null when
-   * it has no hex address.
+   * it has no hex address. Frames are interned by their whole text, address included.
    */
   private Frame frame(char[] b, int s, int e) {
     int i = s;
@@ -787,7 +839,9 @@ public final class PerfScriptParser implements TraceReader {
       i++;
     }
     int addrStart = i;
+    long address = 0;
     while (i < e && isHex(b[i])) {
+      address = (address << 4) | Character.digit(b[i], 16);
       i++;
     }
     if (i == addrStart || (i < e && b[i] != ' ')) {
@@ -795,16 +849,14 @@ public final class PerfScriptParser implements TraceReader {
     }
     int t = skipBlanks(b, i, e);
     int te = trimEnd(b, t, e);
-    if (t == te) {
-      return UNKNOWN_FRAME; // perf -F ip alone prints bare addresses
-    }
-    int h = RangeInterner.hash(b, t, te);
-    Frame f = framesByText.get(b, t, te, h);
+    int h = RangeInterner.hash(b, addrStart, te);
+    Frame f = framesByText.get(b, addrStart, te, h);
     if (f != null) {
       return f;
     }
-    f = canonical(parseFrameText(b, t, te));
-    framesByText.put(new String(b, t, te - t), f);
+    // perf -F ip alone prints bare addresses.
+    f = canonical(t == te ? new Frame("[unknown]", "", address) : parseFrameText(b, t, te, address));
+    framesByText.put(new String(b, addrStart, te - addrStart), f);
     return f;
   }
 
@@ -821,7 +873,7 @@ public final class PerfScriptParser implements TraceReader {
   }
 
   /** "sym (dso)" or "sym": the dso is the last balanced (...) group, if a blank precedes it. */
-  private Frame parseFrameText(char[] b, int t, int te) {
+  private Frame parseFrameText(char[] b, int t, int te, long address) {
     int symEnd = te;
     String dso = "";
     if (b[te - 1] == ')') {
@@ -843,7 +895,7 @@ public final class PerfScriptParser implements TraceReader {
       }
     }
     symEnd = stripOffset(b, t, symEnd);
-    return new Frame(new String(b, t, symEnd - t), dso);
+    return new Frame(new String(b, t, symEnd - t), dso, address);
   }
 
   /** Strips a trailing "+0x1f" (plain perf script and -F symoff) from a symbol. */

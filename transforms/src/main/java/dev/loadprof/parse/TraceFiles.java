@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
-import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.CompressorException;
 import org.apache.commons.compress.compressors.CompressorStreamFactory;
 
@@ -31,28 +30,51 @@ public final class TraceFiles {
   private TraceFiles() {}
 
   /**
-   * Returns a stream of the uncompressed content of {@code in}: gzip (concatenated members read
-   * as one), bzip2, xz and zstd are detected from their first bytes; anything else is returned as
-   * it is. The returned stream owns {@code in}: closing it closes {@code in}.
+   * Returns a stream of the uncompressed text of {@code in}: gzip (concatenated members read as
+   * one; see {@link GzipText} for damaged ones), bzip2, xz and zstd are detected from their first
+   * bytes; anything else is returned as it is. The returned stream owns {@code in}: closing it
+   * closes {@code in}.
    */
   public static InputStream open(InputStream in) throws IOException {
     BufferedInputStream buffered =
         in instanceof BufferedInputStream b ? b : new BufferedInputStream(in, BUFFER_BYTES);
+    if (in instanceof Text) {
+      return in;
+    }
     if (isGzip(buffered)) {
-      // GZIPInputStream reads through its own inflater buffer; keep the buffered stream under it
-      // so the two peeked bytes are not lost.
-      return new BufferedInputStream(new GZIPInputStream(buffered, BUFFER_BYTES), BUFFER_BYTES);
+      // The gzip reader reads through its own buffer; keep the buffered stream under it so the
+      // two peeked bytes are not lost.
+      GzipText gzip = new GzipText(buffered);
+      return new Text(gzip, gzip);
     }
     String other = otherCompression(buffered);
     if (other == null) {
-      return buffered;
+      return new Text(buffered, null);
     }
     try {
-      return new BufferedInputStream(
+      return new Text(
           CompressorStreamFactory.getSingleton().createCompressorInputStream(other, buffered, true),
-          BUFFER_BYTES);
+          null);
     } catch (CompressorException e) {
       throw new IOException("cannot decompress " + other + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * What ended a stream from {@link #open} early (a cut or corrupt gzip, bytes after the gzip
+   * data), with the byte offset; null if it ended cleanly or is not such a stream.
+   */
+  public static String damage(InputStream opened) {
+    return opened instanceof Text t && t.gzip != null ? t.gzip.damage() : null;
+  }
+
+  /** The uncompressed text of a trace, which knows how its input ended. */
+  private static final class Text extends BufferedInputStream {
+    private final GzipText gzip;
+
+    Text(InputStream in, GzipText gzip) {
+      super(in, BUFFER_BYTES);
+      this.gzip = gzip;
     }
   }
 

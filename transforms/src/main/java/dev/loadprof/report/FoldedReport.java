@@ -2,24 +2,25 @@ package dev.loadprof.report;
 
 import dev.loadprof.model.Frame;
 import dev.loadprof.profile.StackWeight;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * flame.folded: collapsed stacks for flamegraph.pl and speedscope, weighted by real time in ns:
  * {@code [run;]comm;root;...;leaf WALL_NS}. The run id leads only when there are several runs.
- * Equal lines are merged and lines sorted. The load filter applies.
+ * Equal lines are merged and lines sorted. The load filter applies. Kernel frames end in "_[k]",
+ * as FlameGraph's stackcollapse-perf.pl marks them (--kernel), so flamegraph.pl colors them.
  */
-public final class FoldedReport {
+public final class FoldedReport implements TextReport {
   public static final String FILE_NAME = "flame.folded";
+  static final String KERNEL_SUFFIX = "_[k]";
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
+  @Override
   public String render(Analysis a) {
     boolean withRun = a.runs().size() > 1;
     TreeMap<String, Long> lines = new TreeMap<>();
@@ -32,6 +33,9 @@ public final class FoldedReport {
       Frame[] stack = s.stack();
       for (int i = stack.length - 1; i >= 0; i--) { // root first
         key.append(';').append(clean(stack[i].symbol()));
+        if (isKernel(stack[i].dso())) {
+          key.append(KERNEL_SUFFIX);
+        }
       }
       lines.merge(key.toString(), s.wallNs(), Long::sum);
     }
@@ -44,8 +48,19 @@ public final class FoldedReport {
     return sb.toString();
   }
 
-  /** ';' separates frames and a newline ends a line, so neither may appear inside a frame. */
+  /**
+   * stackcollapse-perf.pl's rule: the object is a bracketed pseudo file ("[kernel.kallsyms]",
+   * a module "[nf_conntrack]", also "[vdso]") or a vmlinux, and not "[unknown]".
+   */
+  static boolean isKernel(String dso) {
+    return (dso.startsWith("[") || dso.endsWith("vmlinux")) && !dso.contains("unknown");
+  }
+
+  /**
+   * ';' separates frames and a newline ends a line, so neither may appear inside a frame; other
+   * control characters are escaped like in every text output.
+   */
   private static String clean(String s) {
-    return s.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
+    return Printable.escape(s.replace(';', ':').replace('\n', ' ').replace('\r', ' '));
   }
 }

@@ -9,6 +9,8 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,6 +82,22 @@ class ReportsTest {
     assertThat(row(t, "main").cumRealPct(), closeTo(100, 1e-9));
   }
 
+  /** FlameGraph's stackcollapse-perf.pl --kernel rule, so flamegraph.pl colors them as kernel. */
+  @Test
+  void foldedMarksKernelFramesLikeStackcollapsePerf() {
+    for (String kernel : List.of("[kernel.kallsyms]", "[nf_conntrack]", "[vdso]",
+        "/lib/modules/6.1.0/build/vmlinux")) {
+      assertTrue(FoldedReport.isKernel(kernel), kernel);
+    }
+    for (String user : List.of("[unknown]", "", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+        "/tmp/rec/workloads/phases", "/tmp/perf-42.map")) {
+      assertFalse(FoldedReport.isKernel(user), user);
+    }
+    String folded = new FoldedReport().render(Fixtures.mixed(LoadRange.ALL));
+    assertThat(folded, containsString("trace-a;db;main;commit;spin_lock_[k] 3000000000\n"));
+    assertThat(folded, containsString("trace-a;db;main;compute 1000000000\n"));
+  }
+
   @Test
   void loadFilterAppliesToProfileFunctionsAndFoldedButNotHistograms() throws IOException {
     Analysis all = Fixtures.mixed(LoadRange.ALL);
@@ -122,14 +140,15 @@ class ReportsTest {
           assertArrayEquals(expected.get(name), actual.get(name), name + " seed " + seed);
         }
       }
-      assertEquals(ConsoleSummary.render(a), ConsoleSummary.render(Fixtures.shuffled(a, 9)));
+      assertEquals(new ConsoleSummary().render(a), new ConsoleSummary().render(Fixtures.shuffled(a, 9)));
     }
   }
 
   @Test
-  void writeAllWritesTheFiveFilesByName() throws IOException {
+  void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json",
+            "summary.txt"),
         new ArrayList<>(writeAll(Fixtures.classic()).keySet()));
   }
 
@@ -162,7 +181,7 @@ class ReportsTest {
     assertEquals(
         List.of("run_id", "source", "host", "sampling_event", "period_is_ns",
             "sample_interval_ns", "layout", "pid_source", "cpus", "start_ns", "end_ns", "health",
-            "records", "malformed_examples", "warnings", "processes"),
+            "records", "malformed_examples", "warnings", "unusable_reason", "processes"),
         fieldNames(run));
     JsonNode p = run.get("processes").get(0);
     assertEquals(
@@ -176,7 +195,7 @@ class ReportsTest {
 
   @Test
   void consoleSummaryShowsHeadlineHistogramTopFunctionsAndRunProblems() {
-    String text = ConsoleSummary.render(Fixtures.mixed(LoadRange.ALL));
+    String text = new ConsoleSummary().render(Fixtures.mixed(LoadRange.ALL));
     assertThat(text, containsString("run trace-a pid 200 (db)"));
     assertThat(text, containsString("hash_rows"));
     assertThat(text, containsString("run trace-b: 2 malformed lines, 1 warnings"));
