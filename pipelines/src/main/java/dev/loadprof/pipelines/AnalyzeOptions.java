@@ -59,4 +59,18 @@ public interface AnalyzeOptions extends PipelineOptions {
   String getGroupBy();
 
   void setGroupBy(String value);
+
+  @Description("perf.data inputs are decoded by this many perf script processes in parallel"
+      + " (pipeline splits); 0 means one per available processor.")
+  @Default.Integer(0)
+  int getDecodePieces();
+
+  void setDecodePieces(int value);
+
+  @Description("How perf.data is cut for parallel decoding: time (time slices, --time) or cpu"
+      + " (one piece per CPU, -C; system-wide recordings only).")
+  @Default.String("time")
+  String getDecodeSplit();
+
+  void setDecodeSplit(String value);
 }

@@ -564,4 +564,24 @@ class CliTest {
     }
     return new ChildRun(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
   }
+
+  // ------------------------------------------------------------------ stdin
+
+  /** "-" reads the trace from stdin once, as a stream; the outputs equal the file's. */
+  @Test
+  void stdinIsReadAsAStream() throws IOException {
+    Cli fromFile = E2e.analyzeCached(phases());
+    java.io.InputStream saved = System.in;
+    try {
+      System.setIn(Files.newInputStream(E2e.trace("phases")));
+      Cli fromStdin = E2e.analyze(dir.resolve("stdin"), "-").assertOk();
+      // The same outputs; only the run id (the file name, or "stdin") differs.
+      assertEquals(fromFile.file("functions.txt"),
+          fromStdin.file("functions.txt").replace("stdin", "phases"));
+      assertEquals(fromFile.file("flame.folded"), fromStdin.file("flame.folded"));
+      assertEquals("stdin", fromStdin.summary().get("runs").get(0).get("run_id").asText());
+    } finally {
+      System.setIn(saved);
+    }
+  }
 }
