@@ -102,17 +102,42 @@ public final class Chromium implements AutoCloseable {
   @Override
   public void close() throws IOException {
     browser.close();
+    // Chromium's helpers (zygote, renderer, network service) outlive a signal to the main
+    // process for a moment and keep writing into the profile, so stop them all and wait.
+    List<ProcessHandle> helpers = process.descendants().toList();
     process.destroy();
+    helpers.forEach(ProcessHandle::destroy);
     try {
       if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
+      for (ProcessHandle helper : helpers) {
+        try {
+          helper.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException
+            | java.util.concurrent.TimeoutException e) {
+          helper.destroyForcibly();
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
+      helpers.forEach(ProcessHandle::destroyForcibly);
     }
-    try (Stream<Path> files = Files.walk(profile)) {
-      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    deleteQuietly(profile);
+  }
+
+  /**
+   * Removes the throw-away profile. A file that vanishes meanwhile (Chromium renames its own
+   * temporary files) is not an error, and a left-over temp directory must never fail a test.
+   */
+  private static void deleteQuietly(Path dir) {
+    for (int attempt = 0; attempt < 3 && Files.exists(dir); attempt++) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // Something was removed under the walk; walk again.
+      }
     }
   }
 }
