@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.AggregateProfiles;
 import dev.loadprof.beam.BuildRunIntervals;
 import dev.loadprof.beam.JoinSamplesWithLoad;
@@ -45,7 +46,8 @@ public final class AnalyzePipeline {
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
         new ParseTraces(options.getWindowMs() * 1_000_000L, options.getEvent()));
-    parsed = ArchiveInputs.withArchives(parsed, archives);
+    parsed = ArchiveInputs.withArchives(parsed, archives,
+        RunSelection.parse(options.getNights(), options.getHosts()));
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
     PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
     blocks

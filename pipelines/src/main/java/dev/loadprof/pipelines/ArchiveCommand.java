@@ -2,7 +2,9 @@ package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveFiles;
+import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.pipelines.LoadprofCli.UsageException;
@@ -10,7 +12,9 @@ import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
@@ -30,15 +34,16 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
  */
 final class ArchiveCommand {
   static final String USAGE = "usage: loadprof archive --out ARCHIVE [--window D] [--event E]"
-      + " TRACE...";
+      + " [--night YYYY-MM-DD] TRACE...";
 
   private ArchiveCommand() {}
 
   static int run(String[] args, PrintStream out, PrintStream err) throws UsageException {
     List<String> traces = new ArrayList<>();
-    List<String> beamArgs = LoadprofCli.translate(args, traces);
+    List<String> beamArgs = LoadprofCli.withRunnerConfig(LoadprofCli.translate(args, traces));
     for (String a : beamArgs) {
-      for (String analyzeOnly : List.of("--pid=", "--comm=", "--load=")) {
+      for (String analyzeOnly : List.of("--pid=", "--comm=", "--load=", "--nights=",
+          "--hosts=")) {
         if (a.startsWith(analyzeOnly)) {
           throw new UsageException(analyzeOnly.substring(0, analyzeOnly.length() - 1)
               + " filters reports; give it to analyze, not archive");
@@ -51,6 +56,8 @@ final class ArchiveCommand {
     if (traces.isEmpty()) {
       throw new UsageException("no trace given; " + USAGE);
     }
+    beamArgs = StoreEnvironment.withStores(beamArgs, LoadprofCli.storePaths(traces, beamArgs),
+        System.getenv(), RunnerConfig.resolveHome());
     AnalyzeOptions options = LoadprofCli.parseOptions(beamArgs);
     FileSystems.setDefaultPipelineOptions(options);
     String archive = options.getOut();
@@ -69,9 +76,17 @@ final class ArchiveCommand {
     }
     options.setTraces(String.join(",", todo));
     String jobId = UUID.randomUUID().toString().substring(0, 8);
+    long graceMillis = options.getArchiveDebrisGraceMinutes() * 60_000L;
+    ArchiveJob job = new ArchiveJob(archive, jobId, options.getEvent(),
+        options.getWindowMs() * 1_000_000L, nights(todo, options.getNight()),
+        RunSelection.nightOf(System.currentTimeMillis()), graceMillis);
+    int swept = ArchiveLayout.sweepStaging(archive, System.currentTimeMillis() - graceMillis);
+    if (swept > 0) {
+      out.println("Deleted " + swept + " staged files of failed archive jobs.");
+    }
     PipelineResult result;
     try {
-      result = ArchivePipeline.run(todo, options, jobId);
+      result = ArchivePipeline.run(todo, options, job);
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);
     }
@@ -86,6 +101,30 @@ final class ArchiveCommand {
       return LoadprofCli.BAD_INPUT;
     }
     return LoadprofCli.OK;
+  }
+
+  /** Run id to night: --night for all, else the UTC date each trace was last modified. */
+  private static Map<String, String> nights(List<String> traces, String night)
+      throws UsageException {
+    Map<String, String> nights = new HashMap<>();
+    for (String trace : traces) {
+      String n;
+      if (night != null) {
+        try {
+          n = RunSelection.checkNight(night);
+        } catch (IllegalArgumentException e) {
+          throw new UsageException(e.getMessage());
+        }
+      } else {
+        try {
+          n = RunSelection.nightOf(FileSystems.matchSingleFileSpec(trace).lastModifiedMillis());
+        } catch (IOException e) {
+          throw new UsageException("cannot read " + trace + ": " + e.getMessage());
+        }
+      }
+      nights.put(ParseTraces.runIdOf(trace), n);
+    }
+    return nights;
   }
 
   /** Refuses to scatter archive files into a directory that holds something else. */

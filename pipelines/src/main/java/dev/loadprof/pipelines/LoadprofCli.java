@@ -1,6 +1,7 @@
 package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.profile.LoadRange;
@@ -51,6 +52,10 @@ public final class LoadprofCli {
     VALUE_OPTIONS.put("event", "event");
     VALUE_OPTIONS.put("group-by", "groupBy");
     VALUE_OPTIONS.put("runner", "runner");
+    // stores (issue 12): partitions of an archive
+    VALUE_OPTIONS.put("night", "night");
+    VALUE_OPTIONS.put("nights", "nights");
+    VALUE_OPTIONS.put("hosts", "hosts");
   }
 
   /** Thrown for bad usage or bad input; its message is shown as is. */
@@ -83,6 +88,11 @@ public final class LoadprofCli {
       err.println("loadprof: " + e.getMessage());
       return BAD_INPUT;
     } catch (RuntimeException e) {
+      var conflict = dev.loadprof.archive.ArchiveRunConflictException.find(e);
+      if (conflict != null) { // another trace won the run id: bad input, exit 2
+        err.println("loadprof: " + conflict.getMessage());
+        return BAD_INPUT;
+      }
       ArchiveCorruptException badArchive = ArchiveCorruptException.find(e);
       if (badArchive != null) { // bad input found while reading: still exit 2, one line
         err.println("loadprof: " + badArchive.getMessage());
@@ -110,6 +120,8 @@ public final class LoadprofCli {
     if (inputs.isEmpty()) {
       throw new UsageException("no trace given; usage: loadprof analyze [options] TRACE...");
     }
+    beamArgs = StoreEnvironment.withStores(beamArgs, storePaths(inputs, beamArgs), System.getenv(),
+        RunnerConfig.resolveHome());
     AnalyzeOptions options = parseOptions(beamArgs);
     validate(options);
     checkFlinkMasterReachable(options);
@@ -117,7 +129,17 @@ public final class LoadprofCli {
     // Archive directories (loadprof archive) may stand among the traces.
     ArchiveInputs.Split split = ArchiveInputs.split(inputs);
     boolean windowGiven = beamArgs.stream().anyMatch(a -> a.startsWith("--windowMs="));
-    Map<String, String> archivedRuns = ArchiveInputs.check(split.archives(), options.getEvent(),
+    RunSelection selection;
+    try {
+      selection = RunSelection.parse(options.getNights(), options.getHosts());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    if (!selection.isAll() && split.archives().isEmpty()) {
+      throw new UsageException("--nights and --hosts select runs of archives; no archive given");
+    }
+    Map<String, String> archivedRuns = ArchiveInputs.check(split.archives(), selection,
+        options.getEvent(),
         windowGiven ? options.getWindowMs() * 1_000_000L : null);
     List<String> files = split.traces().isEmpty() ? List.of() : expand(split.traces());
     ArchiveInputs.checkNoClash(files, archivedRuns);
@@ -135,6 +157,17 @@ public final class LoadprofCli {
       return BAD_INPUT;
     }
     return OK;
+  }
+
+  /** The inputs and the --out of a job: the paths whose store it must reach. */
+  static List<String> storePaths(List<String> inputs, List<String> beamArgs) {
+    List<String> paths = new ArrayList<>(inputs);
+    for (String a : beamArgs) {
+      if (a.startsWith("--out=")) {
+        paths.add(a.substring("--out=".length()));
+      }
+    }
+    return paths;
   }
 
   /** "--name value" and "--name=value" for CLI options; anything else starting "--" goes to Beam. */
@@ -446,6 +479,14 @@ public final class LoadprofCli {
     b.append(String.format("  --%-8s %-9s %s%n", "runner", "NAME", "Where the job runs: direct"
         + " (default, in this JVM), flink (embedded Flink), flink-cluster (the local cluster"
         + " of scripts/flink-cluster.sh), or a .properties file; see runner-configs/."));
+    b.append("\nS3 and HDFS: TRACE, ARCHIVE and --out may be s3://BUCKET/... or hdfs://HOST:PORT/...\n")
+        .append("paths. S3 credentials and region come from the AWS SDK's environment variables\n")
+        .append("(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION) or profile; AWS_ENDPOINT_URL\n")
+        .append("picks another S3 server, addressed path-style, e.g. a local one:\n")
+        .append("  AWS_ENDPOINT_URL=http://127.0.0.1:9090 loadprof archive --out s3://b/arch T.txt.gz\n")
+        .append("HDFS configuration comes from HADOOP_CONF_DIR (core-site.xml, hdfs-site.xml).\n")
+        .append("Archives: analyze --nights 2026-11-20,2026-11-01..2026-11-07 --hosts web1,web2\n")
+        .append("reads only those runs; archive --night YYYY-MM-DD sets their night.\n");
     b.append("\nAny other --name=value is passed to Apache Beam (e.g. --targetParallelism=2).\n")
         .append("Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n");
     return b.toString();
