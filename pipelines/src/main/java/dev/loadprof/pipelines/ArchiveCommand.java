@@ -70,7 +70,7 @@ final class ArchiveCommand {
       return LoadprofCli.OK;
     }
     try {
-      ArchiveLayout.createMarker(archive);
+      ArchiveLayout.createMarker(archive, options);
     } catch (IOException e) {
       throw new UsageException("cannot write the archive " + archive + ": " + e.getMessage());
     }
@@ -136,7 +136,9 @@ final class ArchiveCommand {
       MatchResult m = FileSystems.match(ArchiveLayout.dir(archive)
           .resolve("*", StandardResolveOptions.RESOLVE_FILE).toString(),
           EmptyMatchTreatment.ALLOW);
-      if (!m.metadata().isEmpty()) {
+      // Names of an archive that another job is starting at this moment do not count.
+      if (m.metadata().stream().anyMatch(f -> !ArchiveLayout.isArchiveEntry(
+          f.resourceId().getFilename()))) {
         throw new UsageException(archive + " exists and is not a loadprof archive (no "
             + ArchiveLayout.MARKER_FILE + "); give a new or empty directory");
       }

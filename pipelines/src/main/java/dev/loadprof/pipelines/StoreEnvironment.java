@@ -12,7 +12,8 @@ import java.util.Map;
  * AWS SDK's own chain finds credentials (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, the profile)
  * and the region (AWS_REGION, the profile); this adds the endpoint from AWS_ENDPOINT_URL, which
  * Beam's options do not read, and path-style addressing for it. HDFS: Beam reads
- * HADOOP_CONF_DIR/core-site.xml itself. On a Flink cluster the store jar is staged with the job.
+ * HADOOP_CONF_DIR (or YARN_CONF_DIR)/core-site.xml itself; without either, the NameNode of the
+ * first hdfs:// path is used. On a Flink cluster the store jar is staged with the job.
  * Explicit Beam options (--endpoint=..., --s3ClientFactoryClass=...) win.
  */
 final class StoreEnvironment {
@@ -46,6 +47,15 @@ final class StoreEnvironment {
       }
       args.add(a);
     }
+    if (hdfs && !given(args, "hdfsConfiguration") && blank(env.get("HADOOP_CONF_DIR"))
+        && blank(env.get("YARN_CONF_DIR"))) {
+      // Beam registers hdfs:// only with a Hadoop configuration; without HADOOP_CONF_DIR the
+      // NameNode of the first hdfs:// path is the default filesystem.
+      String first = paths.stream().filter(p -> p.startsWith("hdfs://")).findFirst().get();
+      int slash = first.indexOf('/', "hdfs://".length());
+      String nameNode = slash < 0 ? first : first.substring(0, slash);
+      args.add("--hdfsConfiguration=[{\"fs.defaultFS\": \"" + nameNode + "\"}]");
+    }
     if (s3) {
       String endpoint = env.get(ENDPOINT_VARIABLE);
       if (endpoint != null && !endpoint.isBlank() && !given(args, "endpoint")) {
@@ -56,6 +66,10 @@ final class StoreEnvironment {
       }
     }
     return args;
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
   }
 
   private static boolean given(List<String> args, String option) {

@@ -31,10 +31,17 @@ final class LocalFlinkCluster {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path stateDir;
+  private final java.util.Map<String, String> environment;
   private boolean started;
 
   LocalFlinkCluster(Path stateDir) {
+    this(stateDir, java.util.Map.of());
+  }
+
+  /** @param environment added to the cluster processes' environment (e.g. store credentials) */
+  LocalFlinkCluster(Path stateDir, java.util.Map<String, String> environment) {
     this.stateDir = stateDir;
+    this.environment = environment;
   }
 
   /** Starts the cluster and waits until both TaskManagers registered; returns the ms it took. */
@@ -112,6 +119,7 @@ final class LocalFlinkCluster {
         .directory(HOME.toFile())
         .redirectErrorStream(true)
         .redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
     builder.environment().put("LOADPROF_FLINK_DIR", stateDir.toString());
     Process process = builder.start();
     if (!process.waitFor(4, TimeUnit.MINUTES)) {

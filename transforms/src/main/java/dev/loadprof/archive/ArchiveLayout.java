@@ -1,7 +1,6 @@
 package dev.loadprof.archive;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -10,6 +9,7 @@ import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MoveOptions.StandardMoveOptions;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.io.fs.ResourceId;
+import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * Where things are in an archive directory. All paths go through Beam {@link FileSystems}, so an
@@ -123,17 +123,25 @@ public final class ArchiveLayout {
     }
   }
 
-  /** Creates the marker if missing, so that a new directory becomes an archive. */
-  public static void createMarker(String archive) throws IOException {
+  /**
+   * Creates the marker if missing, so that a new directory becomes an archive. Create-if-absent,
+   * so that several jobs starting a new archive at once do not write it over each other.
+   */
+  public static void createMarker(String archive, PipelineOptions options) throws IOException {
     if (exists(marker(archive))) {
       return;
     }
     String json = "{\"format\": \"loadprof-archive\", \"version\": "
         + ArchiveConversions.FORMAT_VERSION + "}\n";
-    try (OutputStream out = Channels.newOutputStream(
-        FileSystems.create(marker(archive), "application/json"))) {
-      out.write(json.getBytes(StandardCharsets.UTF_8));
-    }
+    ExclusiveCreates.createIfAbsent(marker(archive), json.getBytes(StandardCharsets.UTF_8),
+        options);
+  }
+
+  /** True for the names an archive holds at its top (another job may be creating them). */
+  public static boolean isArchiveEntry(String name) {
+    return name.equals(MARKER_FILE) || name.equals(RUNS_DIR) || name.equals(BLOCKS_DIR)
+        || name.equals(INDEX_DIR) || name.equals(STAGING_DIR)
+        || name.startsWith("." + MARKER_FILE + "."); // a marker being created
   }
 
   /** Deletes a job's staging directory and everything under it; best effort. */

@@ -1,0 +1,259 @@
+package dev.loadprof.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loadprof.archive.ArchiveFiles;
+import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.schemas.RunManifestRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Archives and outputs on real stores on 127.0.0.1: S3 (S3Mock, its own JVM) and HDFS
+ * (MiniDFSCluster). The CLI runs as its own process with only the standard environment
+ * (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION; an hdfs:// URI).
+ * Every analysis must give the bytes of analyzing the local traces.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StoresIT {
+  @TempDir
+  static Path tmp;
+
+  LocalS3Server s3;
+  LocalHdfs hdfs;
+  String phases;
+  String mixed;
+  Path local;
+
+  @BeforeAll
+  void startStoresAndAnalyzeLocally() throws Exception {
+    s3 = LocalS3Server.start(tmp.resolve("s3"));
+    hdfs = LocalHdfs.start(tmp.resolve("hdfs"));
+    phases = Path.of("../examples/phases.txt.gz").toAbsolutePath().normalize().toString();
+    mixed = Path.of("../transforms/src/test/resources/traces/mixed.txt.gz").toAbsolutePath()
+        .normalize().toString();
+    local = tmp.resolve("local");
+    ArchiveCliTest.Run run = ArchiveCliTest.cli("analyze", "--out", local.toString(), phases,
+        mixed);
+    assertEquals(0, run.code(), run.err());
+  }
+
+  @AfterAll
+  void stopStores() throws Exception {
+    if (hdfs != null) {
+      hdfs.close();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  String base(String store, String name) {
+    return (store.equals("s3") ? "s3://" + LocalS3Server.BUCKET : hdfs.uri()) + "/it/" + name;
+  }
+
+  Map<String, String> env(String store) {
+    return store.equals("s3") ? s3.environment() : Map.of();
+  }
+
+  CliProcess.Result cli(String store, String... args) throws Exception {
+    Path log = Files.createTempFile(tmp, "cli-", ".log");
+    CliProcess.Result r = CliProcess.run(env(store), log, args);
+    System.out.print(r.output());
+    return r;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void archiveAndOutputsOnTheStoreGiveTheLocalBytes(String store) throws Exception {
+    String archive = base(store, "archive");
+    String out = base(store, "out");
+    CliProcess.Result archived = cli(store, "archive", "--out", archive, phases, mixed);
+    assertEquals(0, archived.code(), archived.output());
+    CliProcess.Result analyzed = cli(store, "analyze", "--out", out, archive);
+    assertEquals(0, analyzed.code(), analyzed.output());
+    assertSameAsLocal(out);
+    CliProcess.Result again = cli(store, "archive", "--out", archive, phases, mixed);
+    assertEquals(0, again.code(), again.output());
+    assertTrue(again.output().contains("Nothing to do"), again.output());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void concurrentJobsOfDifferentRunsAllLand(String store) throws Exception {
+    String archive = base(store, "concurrent");
+    Path copy = Files.copy(Path.of(phases), tmp.resolve(store + "-phases2.txt.gz"));
+    List<Process> jobs = new ArrayList<>();
+    List<Path> logs = new ArrayList<>();
+    for (String trace : List.of(phases, mixed, copy.toString())) {
+      Path log = Files.createTempFile(tmp, "concurrent-", ".log");
+      logs.add(log);
+      jobs.add(CliProcess.start(env(store), List.of(), log, "archive", "--out", archive, trace));
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      CliProcess.Result r = CliProcess.finish(jobs.get(i), logs.get(i));
+      assertEquals(0, r.code(), r.output());
+    }
+    assertEquals(new TreeSet<>(List.of("phases", "mixed", store + "-phases2")), runIds(archive));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void twoTracesWithOneRunIdAtOnceExactlyOneWins(String store) throws Exception {
+    String archive = base(store, "clash");
+    Path a = Files.copy(Path.of(phases), Files.createDirectories(tmp.resolve(store + "-a"))
+        .resolve("clash.txt.gz"));
+    Path b = Files.copy(Path.of(mixed), Files.createDirectories(tmp.resolve(store + "-b"))
+        .resolve("clash.txt.gz"));
+    Path logA = tmp.resolve(store + "-clash-a.log");
+    Path logB = tmp.resolve(store + "-clash-b.log");
+    Process jobA = CliProcess.start(env(store), List.of(), logA, "archive", "--out", archive,
+        a.toString());
+    Process jobB = CliProcess.start(env(store), List.of(), logB, "archive", "--out", archive,
+        b.toString());
+    CliProcess.Result ra = CliProcess.finish(jobA, logA);
+    CliProcess.Result rb = CliProcess.finish(jobB, logB);
+    System.out.print(ra.output() + rb.output());
+    List<Integer> codes = new ArrayList<>(List.of(ra.code(), rb.code()));
+    codes.sort(null);
+    assertEquals(List.of(0, 2), codes, ra.output() + rb.output());
+    CliProcess.Result loser = ra.code() == 2 ? ra : rb;
+    assertTrue(loser.output().contains("already holds a different trace with the run id"
+        + " 'clash'"), loser.output());
+    RunManifestRecord manifest = readManifest(archive, "clash");
+    String winner = ra.code() == 0 ? a.toString() : b.toString();
+    assertEquals(winner, manifest.getSource());
+    assertEquals(dev.loadprof.archive.TraceFingerprint.of(winner), manifest.getFingerprint());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void aJobKilledBeforeItsManifestLeavesNothingVisibleAndTheNextCleansUp(String store)
+      throws Exception {
+    String archive = base(store, "killed");
+    Path log = tmp.resolve(store + "-killed.log");
+    Process killed = CliProcess.start(env(store),
+        List.of("-Dloadprof.test.haltBeforeManifest=phases"), log, "archive", "--out", archive,
+        phases);
+    CliProcess.Result k = CliProcess.finish(killed, log);
+    assertEquals(137, k.code(), k.output());
+    List<String> debris = files(archive);
+    assertTrue(debris.stream().anyMatch(f -> f.contains("/blocks/phases/")), debris.toString());
+    assertTrue(debris.stream().anyMatch(f -> f.contains("/index/")), debris.toString());
+    assertTrue(runIds(archive).isEmpty());
+    CliProcess.Result analyzed = cli(store, "analyze", "--out", tmp.resolve(store + "-k").toString(),
+        archive);
+    assertEquals(2, analyzed.code(), analyzed.output());
+    assertTrue(analyzed.output().contains("archive without runs"), analyzed.output());
+
+    CliProcess.Result next = cli(store, "archive", "--out", archive,
+        "--archiveDebrisGraceMinutes=0", phases);
+    assertEquals(0, next.code(), next.output());
+    RunManifestRecord manifest = readManifest(archive, "phases");
+    List<String> blockFiles = files(archive).stream().filter(f -> f.contains("/blocks/"))
+        .toList();
+    assertEquals(manifest.getBlockFiles().size(), blockFiles.size(), blockFiles.toString());
+    assertEquals(1, files(archive).stream().filter(f -> f.contains("/index/")).count());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void nightsAndHostsSelectRuns(String store) throws Exception {
+    String archive = base(store, "nights");
+    assertEquals(0, cli(store, "archive", "--out", archive, "--night", "2026-11-20", phases)
+        .code());
+    assertEquals(0, cli(store, "archive", "--out", archive, "--night", "2026-11-21", mixed)
+        .code());
+    Path out = tmp.resolve(store + "-night21");
+    CliProcess.Result r = cli(store, "analyze", "--out", out.toString(), "--nights",
+        "2026-11-21..2026-11-30", archive);
+    assertEquals(0, r.code(), r.output());
+    assertEquals(List.of("mixed"), runsOf(out));
+    CliProcess.Result none = cli(store, "analyze", "--out", out.toString(), "--nights",
+        "2026-11-19", archive);
+    assertEquals(2, none.code(), none.output());
+    CliProcess.Result both = cli(store, "analyze", "--out", out.toString(), "--hosts", "_",
+        archive);
+    assertEquals(0, both.code(), both.output());
+    assertEquals(List.of("mixed", "phases"), runsOf(out));
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /** The test JVM reads the stores through Beam too, with explicit options. */
+  void useStoresHere() {
+    List<String> args = new ArrayList<>(s3.beamArgs());
+    args.add("--hdfsConfiguration=[{\"fs.defaultFS\": \"" + hdfs.uri() + "\"}]");
+    FileSystems.setDefaultPipelineOptions(PipelineOptionsFactory
+        .fromArgs(args.toArray(new String[0])).create());
+  }
+
+  void assertSameAsLocal(String outDir) throws IOException {
+    useStoresHere();
+    for (String name : ArchiveCliTest.OUTPUTS) {
+      assertArrayEquals(Files.readAllBytes(local.resolve(name)), read(outDir + "/" + name),
+          outDir + "/" + name);
+    }
+  }
+
+  byte[] read(String file) throws IOException {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(
+        FileSystems.matchSingleFileSpec(file).resourceId()))) {
+      return in.readAllBytes();
+    }
+  }
+
+  List<String> files(String dir) throws IOException {
+    useStoresHere();
+    List<String> files = new ArrayList<>();
+    for (MatchResult.Metadata m : FileSystems.match(dir + "/**", EmptyMatchTreatment.ALLOW)
+        .metadata()) {
+      files.add(m.resourceId().toString());
+    }
+    return files;
+  }
+
+  TreeSet<String> runIds(String archive) throws IOException {
+    useStoresHere();
+    TreeSet<String> ids = new TreeSet<>();
+    for (MatchResult.Metadata m : FileSystems.match(ArchiveLayout.manifestGlob(archive),
+        EmptyMatchTreatment.ALLOW).metadata()) {
+      ids.add(ArchiveFiles.readManifest(m.resourceId()).getRunId());
+    }
+    return ids;
+  }
+
+  RunManifestRecord readManifest(String archive, String runId) {
+    useStoresHere();
+    return ArchiveFiles.readManifest(ArchiveLayout.manifest(archive, runId));
+  }
+
+  static List<String> runsOf(Path out) throws IOException {
+    JsonNode root = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+    List<String> runs = new ArrayList<>();
+    root.path("runs").forEach(r -> runs.add(r.path("run_id").asText()));
+    runs.sort(null);
+    return runs;
+  }
+}
