@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # loadprof benchmarks. Results are written down in bench/RESULTS.md.
 #   bench/run.sh stages        per-stage records/s of the plain-Java cores (one thread)
+#   bench/run.sh archive-sizes archive size per Avro codec vs gzip text, and read time, of the
+#                              example and the mixed fixture
 #   bench/run.sh fleet [N]     end to end over an N-run synthetic fleet: DirectRunner, and
 #                              embedded Flink at parallelism 1 and 2 (3 rounds, medians)
 #   bench/run.sh scale [N]     N copies of one 64-CPU trace: parallelism 1 vs 2 (3 rounds, medians)
@@ -48,6 +50,12 @@ records_of() { # sample + switch + wakeup + task records read, from summary.json
 stages() {
   build
   java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.StageThroughput "${1:-32}" "${2:-4}" "${3:-5}"
+}
+
+archive_sizes() {
+  build
+  java -cp "$(classpath)" dev.loadprof.bench.ArchiveSizes examples/phases.txt.gz \
+    transforms/src/test/resources/traces/mixed.txt.gz
 }
 
 # Runs `analyze` 3 rounds per runner setting over the given traces; prints medians and
@@ -179,9 +187,10 @@ stores() {
 
 case "${1:-}" in
   stages) shift; stages "$@" ;;
+  archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,8p "$0"; exit 2 ;;
+  *) sed -n 2,12p "$0"; exit 2 ;;
 esac

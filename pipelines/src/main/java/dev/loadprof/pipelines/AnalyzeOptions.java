@@ -1,10 +1,14 @@
 package dev.loadprof.pipelines;
 
+import java.util.List;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
 
-/** Options of {@code loadprof analyze}. The CLI also accepts "--name value" for each. */
+/**
+ * Options of the analyze and archive pipelines. The CLI (dev.loadprof.cli) sets them from its
+ * own options, e.g. {@code -p/--pid} and {@code --window}.
+ */
 public interface AnalyzeOptions extends PipelineOptions {
   @Description("Trace files to analyze: perf script text, plain or gzip; one file is one run."
       + " Comma-separated; globs are allowed. The CLI takes them as positional arguments.")
@@ -26,10 +30,10 @@ public interface AnalyzeOptions extends PipelineOptions {
 
   void setWindowMs(long value);
 
-  @Description("Keep only the process with this pid.")
-  Integer getPid();
+  @Description("Keep only the processes with these pids (none: all).")
+  List<Integer> getPid();
 
-  void setPid(Integer value);
+  void setPid(List<Integer> value);
 
   @Description("Keep only processes whose name (comm) matches this regular expression.")
   String getComm();

@@ -8,7 +8,9 @@ import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.report.Filters;
 import java.util.List;
+import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -55,8 +57,12 @@ public final class AnalyzePipeline {
         .apply("Join samples with load", new JoinSamplesWithLoad())
         .apply("Aggregate profiles", new AggregateProfiles())
         .apply("Write reports", new WriteReports(runs, options.getOut(),
-            new WriteReports.Filters(options.getPid(), options.getComm(), options.getLoad(),
+            new Filters(pids(options), options.getComm(), options.getLoad(),
                 options.getGroupBy())));
+  }
+
+  private static Set<Integer> pids(AnalyzeOptions options) {
+    return options.getPid() == null ? null : Set.copyOf(options.getPid());
   }
 
   /** Builds and runs the pipeline, waiting for it to finish. */

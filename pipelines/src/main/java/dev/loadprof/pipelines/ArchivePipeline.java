@@ -16,10 +16,11 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  * {@link ParseTraces}, window and event), and stores the parser's blocks and run infos, so that
  * analyzing the archive later gives the same outputs as analyzing the traces.
  */
-final class ArchivePipeline {
+public final class ArchivePipeline {
   private ArchivePipeline() {}
 
-  static void build(Pipeline p, List<String> traces, AnalyzeOptions options, ArchiveJob job) {
+  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options,
+      ArchiveJob job) {
     long windowNs = job.windowNs();
     PCollectionTuple parsed = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
@@ -28,7 +29,7 @@ final class ArchivePipeline {
     parsed.apply("Write archive", new WriteArchive(job, WriteArchive.DEFAULT_SHARDS_PER_RUN));
   }
 
-  static PipelineResult run(List<String> traces, AnalyzeOptions options, ArchiveJob job) {
+  public static PipelineResult run(List<String> traces, AnalyzeOptions options, ArchiveJob job) {
     Pipeline p = Pipeline.create(options);
     build(p, traces, options, job);
     PipelineResult result = p.run();

@@ -1,6 +1,6 @@
 package dev.loadprof.bench;
 
-import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.load.InMemoryAnalysis;
 import dev.loadprof.parse.CountingSink;

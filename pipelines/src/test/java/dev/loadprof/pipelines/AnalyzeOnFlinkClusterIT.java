@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.cli.LoadprofCli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -14,6 +14,7 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.report.Reports;
 import dev.loadprof.synth.Expected;
 import dev.loadprof.synth.Scenarios;
 import dev.loadprof.synth.SyntheticTrace;
@@ -85,7 +86,7 @@ class AnalyzePipelineTest {
   static String canonical(ProcessAccumulator a) {
     List<String> stacks = new ArrayList<>();
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
-      stacks.add(e.getKey().load() + ":" + Arrays.stream(e.getKey().stack())
+      stacks.add(e.getKey().load() + ":" + Arrays.stream(e.getKey().stack().frames())
           .map(Frame::toString).collect(Collectors.joining(";")) + "=" + e.getValue()[0] + "/"
           + e.getValue()[1]);
     }
@@ -180,8 +181,8 @@ class AnalyzePipelineTest {
     }
   }
 
-  private static final List<String> OUTPUTS = List.of("profile.pb.gz", "histogram.txt",
-      "functions.txt", "flame.folded", "summary.json", "summary.txt");
+  /** The outputs of a single run: every report of the one list that is not for many runs. */
+  private static final List<String> OUTPUTS = Reports.fileNames(false);
 
   /**
    * Window length is an implementation detail (memory per worker): every figure is an integer
@@ -226,8 +227,7 @@ class AnalyzePipelineTest {
     Files.copy(E2e.trace("phases"), copy);
     E2e.analyze(a, smallTrace.toString(), copy.toString()).assertOk();
     E2e.analyze(b, copy.toString(), smallTrace.toString()).assertOk();
-    List<String> manyRunOutputs = new ArrayList<>(OUTPUTS);
-    manyRunOutputs.addAll(List.of("groups.txt", "runs.txt"));
+    List<String> manyRunOutputs = Reports.fileNames(true);
     try (Stream<Path> files = Files.list(a)) {
       assertEquals(manyRunOutputs.stream().sorted().toList(),
           files.map(f -> f.getFileName().toString()).sorted().toList(),

@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.cli.LoadprofCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.cli.LoadprofCli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -40,28 +41,21 @@ final class E2e {
 
   private E2e() {}
 
-  /** The repository root: the directory holding examples/phases.txt.gz. */
-  static Path repoRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null) {
-      if (Files.isRegularFile(p.resolve("examples/phases.txt.gz"))) {
-        return p;
-      }
-      p = p.getParent();
-    }
-    throw new IllegalStateException("cannot find the repository root from "
-        + Path.of("").toAbsolutePath());
-  }
-
-  /** A fixture trace by name: "phases" is examples/, the others are transforms' test traces. */
+  /**
+   * A fixture trace by name, from the classpath: "phases" is the shipped example (examples/ is
+   * a test resource directory), the others are transforms' test traces.
+   */
   static Path trace(String name) {
-    return name.equals("phases") ? repoRoot().resolve("examples/phases.txt.gz")
-        : repoRoot().resolve("transforms/src/test/resources/traces/" + name + ".txt.gz");
+    return fixture(name + ".txt.gz");
   }
 
   static Path windowsFile(String name) {
-    return name.equals("phases") ? repoRoot().resolve("examples/phases.windows")
-        : repoRoot().resolve("transforms/src/test/resources/traces/" + name + ".windows");
+    return fixture(name + ".windows");
+  }
+
+  private static Path fixture(String file) {
+    String resource = file.startsWith("phases.") ? "/examples/" + file : "/traces/" + file;
+    return Fixture.file(resource);
   }
 
   /** The result of one CLI invocation. */

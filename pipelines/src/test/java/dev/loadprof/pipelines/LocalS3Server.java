@@ -84,7 +84,7 @@ final class LocalS3Server implements AutoCloseable {
   /** Beam arguments for a JVM that has no such environment (the test's own). */
   List<String> beamArgs() {
     return List.of("--endpoint=" + endpoint(), "--awsRegion=" + REGION,
-        "--s3ClientFactoryClass=" + StoreEnvironment.PATH_STYLE_FACTORY,
+        "--s3ClientFactoryClass=dev.loadprof.stores.PathStyleS3ClientBuilderFactory",
         "--awsCredentialsProvider={\"@type\": \"StaticCredentialsProvider\", \"accessKeyId\": \""
             + ACCESS_KEY + "\", \"secretAccessKey\": \"" + SECRET_KEY + "\"}");
   }

@@ -168,7 +168,7 @@ class StoresIT {
     assertTrue(analyzed.output().contains("archive without runs"), analyzed.output());
 
     CliProcess.Result next = cli(store, "archive", "--out", archive,
-        "--archiveDebrisGraceMinutes=0", phases);
+        "--debris-grace-minutes", "0", phases);
     assertEquals(0, next.code(), next.output());
     RunManifestRecord manifest = readManifest(archive, "phases");
     List<String> blockFiles = files(archive).stream().filter(f -> f.contains("/blocks/"))

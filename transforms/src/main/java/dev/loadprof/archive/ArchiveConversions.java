@@ -1,16 +1,15 @@
 package dev.loadprof.archive;
 
+import dev.loadprof.block.UnusablePolicy;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
-import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.StackTable;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.CpuStateKind;
 import dev.loadprof.schemas.CpuStateRecord;
 import dev.loadprof.schemas.EventBlockRecord;
-import dev.loadprof.schemas.FrameRecord;
 import dev.loadprof.schemas.RunManifestRecord;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,59 +42,24 @@ public final class ArchiveConversions {
       // interval builder.
       throw new IllegalArgumentException("only blocks straight from the parser are archived: " + b);
     }
-    int n = b.sampleCount;
-    int s = b.switchCount;
-    int w = b.wakeupCount;
-    List<FrameRecord> frames = new ArrayList<>(b.frames.length);
-    for (Frame f : b.frames) {
-      frames.add(new FrameRecord(f.symbol(), f.dso()));
-    }
-    // The stack table as two flat columns: each stack's length, then all frame ids in a row.
-    int[] lengths = new int[b.stacks.length];
-    int total = 0;
-    for (int i = 0; i < b.stacks.length; i++) {
-      lengths[i] = b.stacks[i].length;
-      total += lengths[i];
-    }
-    int[] frameIds = new int[total];
-    int at = 0;
-    for (int[] stack : b.stacks) {
-      System.arraycopy(stack, 0, frameIds, at, stack.length);
-      at += stack.length;
-    }
-    return EventBlockRecord.newBuilder()
-        .setRunId(b.runId)
-        .setCpu(b.cpu)
-        .setWindow(b.window)
-        .setWindowStartNs(b.windowStartNs)
-        .setWindowEndNs(b.windowEndNs)
-        .setRunStartNs(b.runStartNs)
-        .setRunEndNs(b.runEndNs)
-        .setCpuTail(b.cpuTail)
-        .setSampleIntervalNs(b.sampleIntervalNs)
-        .setPeriodIsNanoseconds(b.periodIsNanoseconds)
-        .setCarryIn(toRecord(b.carryIn))
-        .setSampleCount(n)
-        .setSampleTime(ColumnBytes.deltas(b.sampleTime, n, b.windowStartNs))
-        .setSampleTid(ColumnBytes.ints(b.sampleTid, n))
-        .setSamplePid(ColumnBytes.ints(b.samplePid, n))
-        .setSamplePeriod(ColumnBytes.longs(b.samplePeriod, n))
-        .setSampleStack(ColumnBytes.ints(b.sampleStack, n))
-        .setSwitchCount(s)
-        .setSwitchTime(ColumnBytes.deltas(b.switchTime, s, b.windowStartNs))
-        .setSwitchPrevTid(ColumnBytes.ints(b.switchPrevTid, s))
-        .setSwitchPrevPid(ColumnBytes.ints(b.switchPrevPid, s))
-        .setSwitchNextTid(ColumnBytes.ints(b.switchNextTid, s))
-        .setSwitchNextPid(ColumnBytes.ints(b.switchNextPid, s))
-        .setWakeupCount(w)
-        .setWakeupTime(ColumnBytes.deltas(b.wakeupTime, w, b.windowStartNs))
-        .setWakeupTid(ColumnBytes.ints(b.wakeupTid, w))
-        .setFrames(frames)
-        .setStackCount(b.stacks.length)
-        .setStackLengths(ColumnBytes.ints(lengths, lengths.length))
-        .setStackFrames(ColumnBytes.ints(frameIds, total))
-        .setHealth(new HashMap<>(b.health))
-        .build();
+    EventBlockRecord r = new EventBlockRecord();
+    r.setRunId(b.runId);
+    r.setCpu(b.cpu);
+    r.setWindow(b.window);
+    r.setWindowStartNs(b.windowStartNs);
+    r.setWindowEndNs(b.windowEndNs);
+    r.setRunStartNs(b.runStartNs);
+    r.setRunEndNs(b.runEndNs);
+    r.setCpuTail(b.cpuTail);
+    r.setSampleIntervalNs(b.sampleIntervalNs);
+    r.setPeriodIsNanoseconds(b.periodIsNanoseconds);
+    r.setCarryIn(toRecord(b.carryIn));
+    b.samples.toRecord(r, b.windowStartNs);
+    b.switches.toRecord(r, b.windowStartNs);
+    b.wakeups.toRecord(r, b.windowStartNs);
+    b.stackTable.toRecord(r);
+    r.setHealth(new HashMap<>(b.health));
+    return r;
   }
 
   /**
@@ -116,60 +80,15 @@ public final class ArchiveConversions {
     b.sampleIntervalNs = r.getSampleIntervalNs();
     b.periodIsNanoseconds = r.getPeriodIsNanoseconds();
     b.carryIn = fromRecord(r.getCarryIn());
-
-    int n = r.getSampleCount();
-    b.sampleCount = n;
-    b.sampleTime = ColumnBytes.readDeltas(r.getSampleTime(), n, b.windowStartNs, "sample_time");
-    b.sampleTid = ColumnBytes.readInts(r.getSampleTid(), n, "sample_tid");
-    b.samplePid = ColumnBytes.readInts(r.getSamplePid(), n, "sample_pid");
-    b.samplePeriod = ColumnBytes.readLongs(r.getSamplePeriod(), n, "sample_period");
-    b.sampleStack = ColumnBytes.readInts(r.getSampleStack(), n, "sample_stack");
-
-    int s = r.getSwitchCount();
-    b.switchCount = s;
-    b.switchTime = ColumnBytes.readDeltas(r.getSwitchTime(), s, b.windowStartNs, "switch_time");
-    b.switchPrevTid = ColumnBytes.readInts(r.getSwitchPrevTid(), s, "switch_prev_tid");
-    b.switchPrevPid = ColumnBytes.readInts(r.getSwitchPrevPid(), s, "switch_prev_pid");
-    b.switchNextTid = ColumnBytes.readInts(r.getSwitchNextTid(), s, "switch_next_tid");
-    b.switchNextPid = ColumnBytes.readInts(r.getSwitchNextPid(), s, "switch_next_pid");
-
-    int w = r.getWakeupCount();
-    b.wakeupCount = w;
-    b.wakeupTime = ColumnBytes.readDeltas(r.getWakeupTime(), w, b.windowStartNs, "wakeup_time");
-    b.wakeupTid = ColumnBytes.readInts(r.getWakeupTid(), w, "wakeup_tid");
-
-    List<FrameRecord> frames = r.getFrames();
-    b.frames = new Frame[frames.size()];
-    for (int i = 0; i < b.frames.length; i++) {
-      b.frames[i] = new Frame(frames.get(i).getSymbol(), frames.get(i).getDso());
-    }
-    int[] lengths = ColumnBytes.readInts(r.getStackLengths(), r.getStackCount(), "stack_lengths");
-    long total = 0;
-    for (int length : lengths) {
-      if (length < 0) {
-        throw new IllegalArgumentException("column stack_lengths holds " + length);
-      }
-      total += length;
-    }
-    int[] frameIds = ColumnBytes.readInts(r.getStackFrames(), (int) Math.min(total,
-        Integer.MAX_VALUE), "stack_frames");
-    int at = 0;
-    b.stacks = new int[lengths.length][];
-    for (int i = 0; i < lengths.length; i++) {
-      int[] stack = new int[lengths[i]];
-      for (int k = 0; k < stack.length; k++) {
-        stack[k] = frameIds[at++];
-        if (stack[k] < 0 || stack[k] >= b.frames.length) {
-          throw new IllegalArgumentException("stack frame index " + stack[k] + " is outside the "
-              + b.frames.length + " frames of the block");
-        }
-      }
-      b.stacks[i] = stack;
-    }
-    for (int i = 0; i < n; i++) {
-      if (b.sampleStack[i] < 0 || b.sampleStack[i] >= b.stacks.length) {
-        throw new IllegalArgumentException("sample stack index " + b.sampleStack[i]
-            + " is outside the " + b.stacks.length + " stacks of the block");
+    b.samples.fromRecord(r, b.windowStartNs);
+    b.switches.fromRecord(r, b.windowStartNs);
+    b.wakeups.fromRecord(r, b.windowStartNs);
+    b.stackTable = StackTable.fromRecord(r);
+    for (int i = 0; i < b.samples.count; i++) {
+      int stack = b.samples.stack[i];
+      if (stack < 0 || stack >= b.stackTable.stacks.length) {
+        throw new IllegalArgumentException("sample stack index " + stack
+            + " is outside the " + b.stackTable.stacks.length + " stacks of the block");
       }
     }
     b.health = new TreeMap<>(r.getHealth());
@@ -265,6 +184,8 @@ public final class ArchiveConversions {
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);
     run.warnings.addAll(m.getWarnings());
+    // Not stored: the verdict follows from the facts above, the same way as when parsing.
+    run.unusableReason = UnusablePolicy.reasonOf(run);
     return run;
   }
 }

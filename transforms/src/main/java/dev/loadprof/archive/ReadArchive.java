@@ -3,7 +3,6 @@ package dev.loadprof.archive;
 import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.RunInfoCoder;
-import dev.loadprof.beam.WriteReports;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
@@ -124,7 +123,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
       Metrics.counter("loadprof", "runs").inc();
-      if (WriteReports.isUnusable(run)) {
+      if (run.isUnusable()) {
         Metrics.counter("loadprof", "unusable_runs").inc();
       }
       for (String warning : run.warnings) {

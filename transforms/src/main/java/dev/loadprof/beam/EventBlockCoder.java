@@ -3,7 +3,8 @@ package dev.loadprof.beam;
 import dev.loadprof.codec.Varint;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
-import dev.loadprof.model.Frame;
+import dev.loadprof.model.Intervals;
+import dev.loadprof.model.StackTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,7 +15,8 @@ import org.apache.beam.sdk.coders.CoderException;
 
 /**
  * Encodes an {@link EventBlock} column by column with delta-coded times and variable-length
- * integers: blocks cross every shuffle, so their size and encoding cost matter.
+ * integers: blocks cross every shuffle, so their size and encoding cost matter. The column
+ * groups encode themselves ({@link dev.loadprof.model.ColumnGroup}); this writes the header.
  */
 public final class EventBlockCoder extends AtomicCoder<EventBlock> {
   private static final EventBlockCoder INSTANCE = new EventBlockCoder();
@@ -26,7 +28,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
 
   @Override
   public void encode(EventBlock b, OutputStream outStream) throws IOException {
-    Varint.Sink out = new Varint.Sink(64 + 24 * b.sampleCount + 24 * b.switchCount);
+    Varint.Sink out = new Varint.Sink(64 + 24 * b.samples.count + 24 * b.switches.count);
     out.writeInt(VERSION);
     out.writeString(b.runId);
     out.writeInt(b.cpu);
@@ -40,46 +42,16 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     out.writeBoolean(b.periodIsNanoseconds);
     encodeState(b.carryIn, out);
 
-    out.writeInt(b.sampleCount);
-    out.writeDeltas(b.sampleTime, b.sampleCount, b.windowStartNs);
-    out.writeInts(b.sampleTid, b.sampleCount);
-    out.writeInts(b.samplePid, b.sampleCount);
-    out.writeLongs(b.samplePeriod, b.sampleCount);
-    out.writeInts(b.sampleStack, b.sampleCount);
-
-    out.writeInt(b.switchCount);
-    out.writeDeltas(b.switchTime, b.switchCount, b.windowStartNs);
-    out.writeInts(b.switchPrevTid, b.switchCount);
-    out.writeInts(b.switchPrevPid, b.switchCount);
-    out.writeInts(b.switchNextTid, b.switchCount);
-    out.writeInts(b.switchNextPid, b.switchCount);
-
-    out.writeInt(b.wakeupCount);
-    out.writeDeltas(b.wakeupTime, b.wakeupCount, b.windowStartNs);
-    out.writeInts(b.wakeupTid, b.wakeupCount);
-
-    out.writeInt(b.frames.length);
-    for (Frame f : b.frames) {
-      out.writeString(f.symbol());
-      out.writeString(f.dso());
-    }
-    out.writeInt(b.stacks.length);
-    for (int[] stack : b.stacks) {
-      out.writeInt(stack.length);
-      out.writeInts(stack, stack.length);
-    }
-
+    b.samples.write(out, b.windowStartNs);
+    b.switches.write(out, b.windowStartNs);
+    b.wakeups.write(out, b.windowStartNs);
+    b.stackTable.write(out);
     out.writeBoolean(b.intervals != null);
     if (b.intervals != null) {
-      EventBlock.Intervals iv = b.intervals;
-      out.writeInt(iv.count);
-      out.writeDeltas(iv.start, iv.count, b.windowStartNs);
-      out.writeDeltas(iv.end, iv.count, b.windowStartNs);
-      out.writeInts(iv.tid, iv.count);
-      out.writeInts(iv.pid, iv.count);
+      b.intervals.write(out, b.windowStartNs);
       out.writeBoolean(b.sampleFlags != null);
       if (b.sampleFlags != null) {
-        out.writeBytes(b.sampleFlags, b.sampleCount);
+        out.writeBytes(b.sampleFlags, b.samples.count);
       }
     }
     out.writeInt(b.health.size());
@@ -110,43 +82,14 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     b.periodIsNanoseconds = in.readBoolean();
     b.carryIn = decodeState(in);
 
-    b.sampleCount = in.readInt();
-    b.sampleTime = in.readDeltas(b.sampleCount, b.windowStartNs);
-    b.sampleTid = in.readInts(b.sampleCount);
-    b.samplePid = in.readInts(b.sampleCount);
-    b.samplePeriod = in.readLongs(b.sampleCount);
-    b.sampleStack = in.readInts(b.sampleCount);
-
-    b.switchCount = in.readInt();
-    b.switchTime = in.readDeltas(b.switchCount, b.windowStartNs);
-    b.switchPrevTid = in.readInts(b.switchCount);
-    b.switchPrevPid = in.readInts(b.switchCount);
-    b.switchNextTid = in.readInts(b.switchCount);
-    b.switchNextPid = in.readInts(b.switchCount);
-
-    b.wakeupCount = in.readInt();
-    b.wakeupTime = in.readDeltas(b.wakeupCount, b.windowStartNs);
-    b.wakeupTid = in.readInts(b.wakeupCount);
-
-    b.frames = new Frame[in.readInt()];
-    for (int i = 0; i < b.frames.length; i++) {
-      b.frames[i] = new Frame(in.readString(), in.readString());
-    }
-    b.stacks = new int[in.readInt()][];
-    for (int i = 0; i < b.stacks.length; i++) {
-      b.stacks[i] = in.readInts(in.readInt());
-    }
-
+    b.samples.read(in, b.windowStartNs);
+    b.switches.read(in, b.windowStartNs);
+    b.wakeups.read(in, b.windowStartNs);
+    b.stackTable = StackTable.read(in);
     if (in.readBoolean()) {
-      EventBlock.Intervals iv = new EventBlock.Intervals();
-      iv.count = in.readInt();
-      iv.start = in.readDeltas(iv.count, b.windowStartNs);
-      iv.end = in.readDeltas(iv.count, b.windowStartNs);
-      iv.tid = in.readInts(iv.count);
-      iv.pid = in.readInts(iv.count);
-      b.intervals = iv;
+      b.intervals = new Intervals().read(in, b.windowStartNs);
       if (in.readBoolean()) {
-        b.sampleFlags = in.readBytes(b.sampleCount);
+        b.sampleFlags = in.readBytes(b.samples.count);
       }
     }
     int healthCount = in.readInt();

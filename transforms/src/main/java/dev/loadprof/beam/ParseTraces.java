@@ -1,10 +1,12 @@
 package dev.loadprof.beam;
 
-import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
+import dev.loadprof.report.Printable;
 import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
 import java.io.EOFException;
 import java.io.FilterInputStream;
@@ -58,15 +60,9 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     return out;
   }
 
-  /** The run id of a trace file: its name without directories and .gz/.txt/.perf suffixes. */
+  /** The run id of a trace file; see {@link RunIds#of}, which new code should call. */
   public static String runIdOf(String path) {
-    String name = path.substring(path.lastIndexOf('/') + 1);
-    for (String suffix : new String[] {".gz", ".txt", ".perf", ".script"}) {
-      if (name.endsWith(suffix) && name.length() > suffix.length()) {
-        name = name.substring(0, name.length() - suffix.length());
-      }
-    }
-    return name;
+    return RunIds.of(path);
   }
 
   static final class ParseFn extends DoFn<String, EventBlock> {
@@ -83,7 +79,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     @ProcessElement
     public void process(@Element String path, MultiOutputReceiver out) throws IOException {
       MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
-      String runId = runIdOf(path);
+      String runId = RunIds.of(path);
       PerfScriptParser parser = new PerfScriptParser();
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
@@ -104,14 +100,12 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
       Metrics.counter("loadprof", "runs").inc();
-      String unusable = BlockBuilder.unusableReason(info);
-      if (unusable != null) {
+      if (info.isUnusable()) {
         Metrics.counter("loadprof", "unusable_runs").inc();
-        info.warnings.add(0, "UNUSABLE: " + unusable);
-        LOG.error(unusable);
+        LOG.error(Printable.escape(info.unusableReason));
       }
       for (String warning : info.warnings) {
-        LOG.warn(warning);
+        LOG.warn(Printable.escape(warning));
       }
       LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
           info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,

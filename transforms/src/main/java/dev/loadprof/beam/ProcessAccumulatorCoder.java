@@ -2,7 +2,9 @@ package dev.loadprof.beam;
 
 import dev.loadprof.codec.Varint;
 import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,20 +41,16 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     Map<Frame, Integer> frameIds = new HashMap<>();
     List<Frame> frames = new ArrayList<>();
     for (ProcessAccumulator.LoadStack k : a.stacks.keySet()) {
-      for (Frame f : k.stack()) {
+      for (Frame f : k.stack().frames()) {
         if (frameIds.putIfAbsent(f, frames.size()) == null) {
           frames.add(f);
         }
       }
     }
-    out.writeInt(frames.size());
-    for (Frame f : frames) {
-      out.writeString(f.symbol());
-      out.writeString(f.dso());
-    }
+    FrameCodec.writeTable(frames, out);
     out.writeInt(a.stacks.size());
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
-      Frame[] stack = e.getKey().stack();
+      Frame[] stack = e.getKey().stack().frames();
       out.writeInt(e.getKey().load());
       out.writeInt(stack.length);
       for (Frame f : stack) {
@@ -78,10 +76,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     for (int i = 0; i < healthCount; i++) {
       a.health.put(in.readString(), in.readLong());
     }
-    Frame[] frames = new Frame[in.readInt()];
-    for (int i = 0; i < frames.length; i++) {
-      frames[i] = new Frame(in.readString(), in.readString());
-    }
+    Frame[] frames = FrameCodec.readTable(in);
     int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {
       int load = in.readInt();
@@ -89,7 +84,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
       for (int f = 0; f < stack.length; f++) {
         stack[f] = frames[in.readInt()];
       }
-      a.stacks.put(new ProcessAccumulator.LoadStack(load, stack),
+      a.stacks.put(new ProcessAccumulator.LoadStack(load, new CallStack(stack)),
           new long[] {in.readLong(), in.readLong()});
     }
     return a;

@@ -2,26 +2,19 @@ package dev.loadprof.beam;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
-import dev.loadprof.model.TraceEventSink;
-import dev.loadprof.model.TraceHealth;
-import dev.loadprof.profile.LoadRange;
-import dev.loadprof.profile.ProcessLoad;
-import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.ConsoleSummary;
-import dev.loadprof.report.GroupBy;
+import dev.loadprof.report.Filters;
 import dev.loadprof.report.Reports;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MoveOptions;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
@@ -37,37 +30,19 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.PDone;
-import org.apache.beam.sdk.util.SerializableUtils;
 
 /**
- * Writes every output file from the aggregated profiles: pprof, histograms, functions, folded
- * stacks, summary.json and the terminal summary. Files are written into a temporary directory
+ * Writes every output file ({@link Reports#ALL}) from the aggregated profiles. Files are written into a temporary directory
  * under the output directory and moved into place only when all are complete, so a failed job
  * leaves no partial outputs.
  */
 public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
-  public static final String CONSOLE_SUMMARY_FILE = "summary.txt";
+  /** The console summary's file, which the CLI prints; see {@link ConsoleSummary}. */
+  public static final String CONSOLE_SUMMARY_FILE = ConsoleSummary.FILE_NAME;
 
   private final PCollection<RunInfo> runs;
   private final String outputDir;
   private final Filters filters;
-
-  /**
-   * Which processes and loads go into the outputs, and how the many-runs reports group them.
-   *
-   * @param groupBy a GroupBy spec (none, host, comm, run, run:REGEX); null = none
-   */
-  public record Filters(Integer pid, String commRegex, String loadRange, String groupBy)
-      implements java.io.Serializable {
-    /** Without grouping: the form used before --group-by existed. */
-    public Filters(Integer pid, String commRegex, String loadRange) {
-      this(pid, commRegex, loadRange, null);
-    }
-
-    public static Filters none() {
-      return new Filters(null, null, null);
-    }
-  }
 
   public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters) {
     this.runs = runs;
@@ -117,55 +92,12 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     }
   }
 
-  /** Builds the analysis from the aggregated parts: the one place filters are applied. */
-  public static Analysis assemble(List<RunInfo> runInfos, Map<String, Map<String, Long>> health,
+  /** The analysis of the side inputs; see {@link AnalysisAssembler}. */
+  static Analysis assemble(List<RunInfo> runs, Map<String, Map<String, Long>> health,
       Iterable<KV<String, ProcessAccumulator>> accumulators, Filters filters) {
-    List<RunInfo> runs = new ArrayList<>();
-    for (RunInfo input : runInfos) {
-      RunInfo r = SerializableUtils.clone(input); // side inputs must not be mutated
-      Map<String, Long> h = health.get(r.runId);
-      if (h != null) {
-        h.forEach(r.health::add);
-      }
-      runs.add(r);
-    }
-    runs.sort(Comparator.comparing(r -> r.runId));
-    Map<String, RunInfo> byId = new java.util.HashMap<>();
-    runs.forEach(r -> byId.put(r.runId, r));
-    Pattern comm = filters.commRegex() == null ? null : Pattern.compile(filters.commRegex());
-    List<ProcessLoad> processes = new ArrayList<>();
-    List<StackWeight> stacks = new ArrayList<>();
-    for (KV<String, ProcessAccumulator> kv : accumulators) {
-      ProcessAccumulator acc = kv.getValue();
-      RunInfo run = byId.get(acc.runId);
-      if (run != null && acc.pid == TraceEventSink.UNKNOWN_ID) {
-        acc.health.forEach(run.health::add);
-        continue;
-      }
-      if (acc.pid == 0 || acc.samples == 0 || run == null) {
-        continue; // the idle task (its samples are idle_samples), or never sampled
-      }
-      if (isUnusable(run)) {
-        run.health.add(TraceHealth.SAMPLES_OF_UNUSABLE_RUN, acc.samples);
-        continue;
-      }
-      String name = run.processName(acc.pid);
-      if ((filters.pid() != null && filters.pid() != acc.pid)
-          || (comm != null && !comm.matcher(name).find())) {
-        run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
-        continue;
-      }
-      run.health.add(TraceHealth.SAMPLES_IN_PROFILES, acc.samples);
-      processes.add(acc.toProcessLoad(name));
-      stacks.addAll(acc.toStackWeights());
-    }
-    LoadRange range = filters.loadRange() == null ? LoadRange.ALL
-        : LoadRange.parse(filters.loadRange());
-    return new Analysis(runs, processes, stacks, range, GroupBy.parse(filters.groupBy()));
-  }
-
-  public static boolean isUnusable(RunInfo run) {
-    return !run.warnings.isEmpty() && run.warnings.get(0).startsWith("UNUSABLE: ");
+    List<ProcessAccumulator> values = new ArrayList<>();
+    accumulators.forEach(kv -> values.add(kv.getValue()));
+    return AnalysisAssembler.assemble(runs, health, values, filters);
   }
 
   /** Writes all outputs into a fresh temporary directory, then moves them into outputDir. */
@@ -176,9 +108,6 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     List<ResourceId> written = new ArrayList<>();
     try {
       Reports.writeAll(analysis, name -> create(tmp, name, written));
-      try (OutputStream out = create(tmp, CONSOLE_SUMMARY_FILE, written)) {
-        out.write(ConsoleSummary.render(analysis).getBytes(StandardCharsets.UTF_8));
-      }
     } catch (UncheckedIOException e) {
       discard(tmp, written);
       throw e.getCause();

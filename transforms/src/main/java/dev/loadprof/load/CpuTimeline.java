@@ -2,6 +2,10 @@ package dev.loadprof.load;
 
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Intervals;
+import dev.loadprof.model.Samples;
+import dev.loadprof.model.Switches;
+import dev.loadprof.model.Wakeups;
 import dev.loadprof.model.TraceHealth;
 import java.util.Arrays;
 
@@ -28,7 +32,7 @@ public final class CpuTimeline {
   private final long windowEndNs;
   private final long halfIntervalNs;
   private final CpuState state;
-  private final EventBlock.Intervals out;
+  private final Intervals out;
 
   long chainBreaks;
   long chainBreaksFromWakeup;
@@ -39,7 +43,7 @@ public final class CpuTimeline {
    * @param out where intervals go; null when only the end state is wanted
    */
   public CpuTimeline(long runStartNs, long windowStartNs, long windowEndNs, long sampleIntervalNs,
-      CpuState start, EventBlock.Intervals out) {
+      CpuState start, Intervals out) {
     this.runStartNs = runStartNs;
     this.windowStartNs = windowStartNs;
     this.windowEndNs = windowEndNs;
@@ -58,27 +62,30 @@ public final class CpuTimeline {
    * block of a CPU).
    */
   public static CpuState replay(EventBlock b, boolean collect) {
-    EventBlock.Intervals intervals = collect ? new EventBlock.Intervals() : null;
+    Intervals intervals = collect ? new Intervals() : null;
     CpuTimeline t = new CpuTimeline(b.runStartNs, b.windowStartNs, b.windowEndNs, b.sampleIntervalNs,
         b.carryIn, intervals);
-    byte[] flags = collect ? new byte[b.sampleCount] : null;
+    Samples samples = b.samples;
+    Switches switches = b.switches;
+    Wakeups wakeups = b.wakeups;
+    byte[] flags = collect ? new byte[samples.count] : null;
     int s = 0;
     int w = 0;
     int k = 0;
     // Merge the three sorted columns. At equal times: wakeup, then switch, then sample.
-    while (s < b.sampleCount || w < b.switchCount || k < b.wakeupCount) {
-      long ts = s < b.sampleCount ? b.sampleTime[s] : Long.MAX_VALUE;
-      long tw = w < b.switchCount ? b.switchTime[w] : Long.MAX_VALUE;
-      long tk = k < b.wakeupCount ? b.wakeupTime[k] : Long.MAX_VALUE;
+    while (s < samples.count || w < switches.count || k < wakeups.count) {
+      long ts = s < samples.count ? samples.time[s] : Long.MAX_VALUE;
+      long tw = w < switches.count ? switches.time[w] : Long.MAX_VALUE;
+      long tk = k < wakeups.count ? wakeups.time[k] : Long.MAX_VALUE;
       if (tk <= tw && tk <= ts) {
-        t.wakeup(tk, b.wakeupTid[k]);
+        t.wakeup(tk, wakeups.tid[k]);
         k++;
       } else if (tw <= ts) {
-        t.schedSwitch(tw, b.switchPrevTid[w], b.switchPrevPid[w], b.switchNextTid[w],
-            b.switchNextPid[w]);
+        t.schedSwitch(tw, switches.prevTid[w], switches.prevPid[w], switches.nextTid[w],
+            switches.nextPid[w]);
         w++;
       } else {
-        boolean agrees = t.sample(ts, b.sampleTid[s], b.samplePid[s]);
+        boolean agrees = t.sample(ts, samples.tid[s], samples.pid[s]);
         if (!agrees && flags != null) {
           flags[s] = EventBlock.FLAG_CONTRADICTED;
         }

@@ -1,5 +1,6 @@
 package dev.loadprof.load;
 
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceReader;

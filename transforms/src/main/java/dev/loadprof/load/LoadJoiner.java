@@ -1,7 +1,8 @@
 package dev.loadprof.load;
 
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.EventBlock;
-import dev.loadprof.model.Frame;
+import dev.loadprof.model.Intervals;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
 import java.util.Arrays;
@@ -42,7 +43,7 @@ public final class LoadJoiner {
     long[] edges = new long[2 * intervalCount];
     int g = 0;
     for (int c = 0; c < cpus.length; c++) {
-      EventBlock.Intervals iv = cpus[c].intervals;
+      Intervals iv = cpus[c].intervals;
       for (int i = 0; i < iv.count; i++, g++) {
         edgeCpu[g] = c;
         edgeInterval[g] = i;
@@ -58,25 +59,25 @@ public final class LoadJoiner {
     // Samples of all CPUs, sorted by time.
     int sampleCount = 0;
     for (EventBlock b : cpus) {
-      sampleCount += b.sampleCount;
+      sampleCount += b.samples.count;
     }
     int[] sampleCpu = new int[sampleCount];
     int[] sampleIndex = new int[sampleCount];
     long[] samples = new long[sampleCount];
     int n = 0;
     for (int c = 0; c < cpus.length; c++) {
-      for (int i = 0; i < cpus[c].sampleCount; i++, n++) {
+      for (int i = 0; i < cpus[c].samples.count; i++, n++) {
         sampleCpu[n] = c;
         sampleIndex[n] = i;
-        samples[n] = pack(cpus[c].sampleTime[i] - windowStart, 0, n);
+        samples[n] = pack(cpus[c].samples.time[i] - windowStart, 0, n);
       }
     }
     Arrays.sort(samples);
 
     // Each block's stacks as frames, resolved once per stack rather than once per sample.
-    Frame[][][] stacksOf = new Frame[cpus.length][][];
+    CallStack[][] stacksOf = new CallStack[cpus.length][];
     for (int c = 0; c < cpus.length; c++) {
-      stacksOf[c] = new Frame[cpus[c].stacks.length][];
+      stacksOf[c] = new CallStack[cpus[c].stackTable.stacks.length];
     }
     int[] pidOnCpu = new int[cpus.length];
     Arrays.fill(pidOnCpu, TraceEventSink.UNKNOWN_ID);
@@ -115,10 +116,10 @@ public final class LoadJoiner {
     return byPid;
   }
 
-  private static void addSample(EventBlock b, int i, int cpuIndex, Frame[][] stacks,
+  private static void addSample(EventBlock b, int i, int cpuIndex, CallStack[] stacks,
       int[] pidOnCpu, Map<Integer, PidCount> counts, Map<Integer, ProcessAccumulator> byPid,
       String runId) {
-    int pid = b.samplePid[i];
+    int pid = b.samples.pid[i];
     if (pid == 0) {
       return; // the idle task: evidence for the timeline, counted as idle_samples when parsed
     }
@@ -132,14 +133,11 @@ public final class LoadJoiner {
     int othersRunning = running - (pidOnCpu[cpuIndex] == pid ? 1 : 0);
     int load = 1 + othersRunning;
     ProcessAccumulator acc = accumulator(byPid, runId, pid);
-    Frame[] stack = stacks[b.sampleStack[i]];
+    int stackId = b.samples.stack[i];
+    CallStack stack = stacks[stackId];
     if (stack == null) {
-      int[] frameIds = b.stacks[b.sampleStack[i]];
-      stack = new Frame[frameIds.length];
-      for (int f = 0; f < frameIds.length; f++) {
-        stack[f] = b.frames[frameIds[f]];
-      }
-      stacks[b.sampleStack[i]] = stack;
+      stack = new CallStack(b.stackTable.framesOf(stackId));
+      stacks[stackId] = stack;
     }
     acc.addSample(load, b.sampleCpuNs(i), stack);
     if (b.sampleFlags != null && b.sampleFlags[i] == EventBlock.FLAG_CONTRADICTED) {

@@ -1,6 +1,6 @@
 package dev.loadprof.load;
 
-import dev.loadprof.model.Frame;
+import dev.loadprof.model.CallStack;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import java.io.Serializable;
@@ -36,19 +36,9 @@ public final class ProcessAccumulator implements Serializable {
   }
 
   /** A stack at a load: the key under which samples are summed. */
-  public record LoadStack(int load, Frame[] stack) implements Serializable {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof LoadStack k && load == k.load && Arrays.equals(stack, k.stack);
-    }
+  public record LoadStack(int load, CallStack stack) implements Serializable {}
 
-    @Override
-    public int hashCode() {
-      return load * 31 + Arrays.hashCode(stack);
-    }
-  }
-
-  public void addSample(int load, long cpuNs, Frame[] stack) {
+  public void addSample(int load, long cpuNs, CallStack stack) {
     samples++;
     samplesAtLoad = grow(samplesAtLoad, load);
     cpuNsAtLoad = grow(cpuNsAtLoad, load);

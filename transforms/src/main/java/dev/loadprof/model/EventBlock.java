@@ -2,6 +2,7 @@ package dev.loadprof.model;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -33,30 +34,14 @@ public final class EventBlock implements Serializable {
 
   public CpuState carryIn = new CpuState();
 
-  // Samples, sorted by time.
-  public int sampleCount;
-  public long[] sampleTime = new long[0];
-  public int[] sampleTid = new int[0];
-  public int[] samplePid = new int[0];
-  public long[] samplePeriod = new long[0];
-  public int[] sampleStack = new int[0];
-
-  // sched_switch records on this CPU, sorted by time; pids resolved when the block was built.
-  public int switchCount;
-  public long[] switchTime = new long[0];
-  public int[] switchPrevTid = new int[0];
-  public int[] switchPrevPid = new int[0];
-  public int[] switchNextTid = new int[0];
-  public int[] switchNextPid = new int[0];
-
-  // sched_wakeup records whose target is this CPU, sorted by time.
-  public int wakeupCount;
-  public long[] wakeupTime = new long[0];
-  public int[] wakeupTid = new int[0];
-
-  /** Block-local stack table: stacks[i] lists frame indices, leaf first. */
-  public Frame[] frames = new Frame[0];
-  public int[][] stacks = new int[0][];
+  /** Samples, sorted by time; their stacks index {@link #stackTable}. */
+  public Samples samples = new Samples();
+  /** sched_switch records on this CPU, sorted by time; pids resolved when the block was built. */
+  public Switches switches = new Switches();
+  /** sched_wakeup records whose target is this CPU, sorted by time. */
+  public Wakeups wakeups = new Wakeups();
+  /** Block-local stack table. */
+  public StackTable stackTable = new StackTable();
 
   /** Filled by interval building: who ran on this CPU during the window (half-open, sorted). */
   public Intervals intervals;
@@ -67,62 +52,6 @@ public final class EventBlock implements Serializable {
 
   /** The sample's thread is not the one its own CPU's intervals say is running. */
   public static final byte FLAG_CONTRADICTED = 1;
-
-  /** Run intervals of one CPU in one window, column-wise. */
-  public static final class Intervals implements Serializable {
-    public int count;
-    public long[] start = new long[0];
-    public long[] end = new long[0];
-    public int[] tid = new int[0];
-    public int[] pid = new int[0];
-
-    public void add(long s, long e, int t, int p) {
-      if (e <= s) {
-        return;
-      }
-      // Merge with the previous interval when the same thread simply continues.
-      if (count > 0 && tid[count - 1] == t && pid[count - 1] == p && end[count - 1] == s) {
-        end[count - 1] = e;
-        return;
-      }
-      if (count == start.length) {
-        int n = Math.max(8, count * 2);
-        start = Arrays.copyOf(start, n);
-        end = Arrays.copyOf(end, n);
-        tid = Arrays.copyOf(tid, n);
-        pid = Arrays.copyOf(pid, n);
-      }
-      start[count] = s;
-      end[count] = e;
-      tid[count] = t;
-      pid[count] = p;
-      count++;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Intervals i && count == i.count
-          && Arrays.equals(start, 0, count, i.start, 0, count)
-          && Arrays.equals(end, 0, count, i.end, 0, count)
-          && Arrays.equals(tid, 0, count, i.tid, 0, count)
-          && Arrays.equals(pid, 0, count, i.pid, 0, count);
-    }
-
-    @Override
-    public int hashCode() {
-      return count;
-    }
-
-    @Override
-    public String toString() {
-      StringBuilder b = new StringBuilder("[");
-      for (int i = 0; i < count; i++) {
-        b.append(i == 0 ? "" : ", ").append(pid[i]).append('/').append(tid[i]).append('@')
-            .append(start[i]).append("..").append(end[i]);
-      }
-      return b.append(']').toString();
-    }
-  }
 
   /**
    * A new block sharing this one's (immutable) event columns, without the fields that interval
@@ -141,29 +70,16 @@ public final class EventBlock implements Serializable {
     b.sampleIntervalNs = sampleIntervalNs;
     b.periodIsNanoseconds = periodIsNanoseconds;
     b.carryIn = carryIn;
-    b.sampleCount = sampleCount;
-    b.sampleTime = sampleTime;
-    b.sampleTid = sampleTid;
-    b.samplePid = samplePid;
-    b.samplePeriod = samplePeriod;
-    b.sampleStack = sampleStack;
-    b.switchCount = switchCount;
-    b.switchTime = switchTime;
-    b.switchPrevTid = switchPrevTid;
-    b.switchPrevPid = switchPrevPid;
-    b.switchNextTid = switchNextTid;
-    b.switchNextPid = switchNextPid;
-    b.wakeupCount = wakeupCount;
-    b.wakeupTime = wakeupTime;
-    b.wakeupTid = wakeupTid;
-    b.frames = frames;
-    b.stacks = stacks;
+    b.samples = samples;
+    b.switches = switches;
+    b.wakeups = wakeups;
+    b.stackTable = stackTable;
     return b;
   }
 
   /** CPU nanoseconds that sample i stands for. */
   public long sampleCpuNs(int i) {
-    return periodIsNanoseconds ? samplePeriod[i] : sampleIntervalNs;
+    return periodIsNanoseconds ? samples.period[i] : sampleIntervalNs;
   }
 
   public void addHealth(String counter, long delta) {
@@ -172,10 +88,30 @@ public final class EventBlock implements Serializable {
     }
   }
 
+  /** Equal in every field, derived ones included. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof EventBlock b && runId.equals(b.runId) && cpu == b.cpu
+        && window == b.window && windowStartNs == b.windowStartNs
+        && windowEndNs == b.windowEndNs && runStartNs == b.runStartNs && runEndNs == b.runEndNs
+        && cpuTail == b.cpuTail && sampleIntervalNs == b.sampleIntervalNs
+        && periodIsNanoseconds == b.periodIsNanoseconds && carryIn.equals(b.carryIn)
+        && samples.equals(b.samples) && switches.equals(b.switches)
+        && wakeups.equals(b.wakeups) && stackTable.equals(b.stackTable)
+        && Objects.equals(intervals, b.intervals) && Arrays.equals(sampleFlags, b.sampleFlags)
+        && health.equals(b.health);
+  }
+
+  @Override
+  public int hashCode() {
+    return (runId.hashCode() * 31 + cpu) * 31 + Long.hashCode(window);
+  }
+
   @Override
   public String toString() {
-    return "EventBlock{" + runId + " cpu=" + cpu + " window=" + window + " samples=" + sampleCount
-        + " switches=" + switchCount + " wakeups=" + wakeupCount + " carryIn=" + carryIn
+    return "EventBlock{" + runId + " cpu=" + cpu + " window=" + window + " samples="
+        + samples.count + " switches=" + switches.count + " wakeups=" + wakeups.count
+        + " carryIn=" + carryIn
         + (cpuTail ? " tail" : "") + "}";
   }
 }

@@ -39,6 +39,36 @@ public final class RunInfo implements Serializable {
   public TraceHealth health = new TraceHealth();
   /** Loud, human-readable warnings, e.g. that switches were lost to frequency sampling. */
   public List<String> warnings = new ArrayList<>();
+  /**
+   * Why the run cannot be analyzed (one line naming the file and the perf command to use), or ""
+   * when it can. Set when the run has been read (dev.loadprof.block.UnusablePolicy).
+   */
+  public String unusableReason = "";
+
+  public boolean isUnusable() {
+    return !unusableReason.isEmpty();
+  }
+
+  /** A deep copy, so that the copy's health and warnings can change without touching this. */
+  public RunInfo copy() {
+    RunInfo c = new RunInfo();
+    c.runId = runId;
+    c.source = source;
+    c.host = host;
+    c.samplingEvent = samplingEvent;
+    c.periodIsNanoseconds = periodIsNanoseconds;
+    c.sampleIntervalNs = sampleIntervalNs;
+    c.layout = layout;
+    c.pidSource = pidSource;
+    c.cpuCount = cpuCount;
+    c.startNs = startNs;
+    c.endNs = endNs;
+    c.processNames = new TreeMap<>(processNames);
+    c.health.addAll(health);
+    c.warnings = new ArrayList<>(warnings);
+    c.unusableReason = unusableReason;
+    return c;
+  }
 
   public String processName(int pid) {
     String name = processNames.get(pid);
@@ -59,7 +89,7 @@ public final class RunInfo implements Serializable {
         && endNs == r.endNs && processNames.equals(r.processNames)
         && health.counters().equals(r.health.counters())
         && health.malformedExamples().equals(r.health.malformedExamples())
-        && warnings.equals(r.warnings);
+        && warnings.equals(r.warnings) && unusableReason.equals(r.unusableReason);
   }
 
   @Override

@@ -37,6 +37,15 @@ public final class TraceHealth implements Serializable {
   public static final String SAMPLES_FILTERED_OUT = "samples_filtered_out";
   public static final String SAMPLES_OF_UNUSABLE_RUN = "samples_of_unusable_run";
   public static final String UNKNOWN_PID_SWITCHES = "switches_with_unknown_pid";
+  // Damaged input (issue 7); these appear in summary.json only when a trace has them.
+  public static final String DUPLICATE_SAMPLES = "duplicate_samples";
+  public static final String DUPLICATE_SWITCHES = "duplicate_switches";
+  public static final String DUPLICATE_WAKEUPS = "duplicate_wakeups";
+  public static final String SAMPLES_OUTSIDE_RUN = "samples_outside_run";
+  public static final String SWITCHES_OUTSIDE_RUN = "switches_outside_run";
+  public static final String WAKEUPS_OUTSIDE_RUN = "wakeups_outside_run";
+  public static final String SAMPLES_PERIOD_TOO_LONG = "samples_period_longer_than_run";
+  public static final String SAMPLES_UNKNOWN_THREAD = "samples_of_unknown_thread";
 
   /** At most this many malformed lines are kept verbatim, with their line numbers. */
   public static final int MAX_EXAMPLES = 20;

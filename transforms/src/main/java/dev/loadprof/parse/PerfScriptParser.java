@@ -82,6 +82,8 @@ public final class PerfScriptParser implements TraceReader {
   private static final String WAKEUP = "sched:sched_wakeup";
   private static final String WAKEUP_NEW = "sched:sched_wakeup_new";
   private static final String TASK_PREFIX = "PERF_RECORD_";
+  /** The kernel's comm is at most 15 bytes (TASK_COMM_LEN 16 with the NUL). */
+  private static final int MAX_COMM_CHARS = 15;
 
   // What the lines that follow the current header belong to.
   private static final int NO_RECORD = 0; // stack lines here are out of place
@@ -100,6 +102,8 @@ public final class PerfScriptParser implements TraceReader {
 
   // State of the current read.
   private TraceEventSink sink;
+  /** The stream being read, which can tell whether its input ended early; or null. */
+  private InputStream opened;
   private char[] buf = new char[READ_CHUNK * 2];
   private long lineNumber;
   private int state;
@@ -175,7 +179,13 @@ public final class PerfScriptParser implements TraceReader {
   @Override
   public void read(InputStream in, String sourceName, TraceEventSink sink) throws IOException {
     // The decoder replaces bad UTF-8 with U+FFFD instead of throwing: bad bytes are bad data.
-    read(new InputStreamReader(TraceFiles.open(in), StandardCharsets.UTF_8), sink);
+    InputStream text = TraceFiles.open(in);
+    opened = text;
+    try {
+      read(new InputStreamReader(text, StandardCharsets.UTF_8), sink);
+    } finally {
+      opened = null;
+    }
   }
 
   /** Like {@link #read(InputStream, String, TraceEventSink)}, for text that is already decoded. */
@@ -251,6 +261,11 @@ public final class PerfScriptParser implements TraceReader {
         break;
       }
       limit += n;
+    }
+    String damage = TraceFiles.damage(opened);
+    if (damage != null) {
+      // Said before the cut line, so that it is the first malformed line reported.
+      sink.malformed(lineNumber + 1, damage + ". Re-create the file", "");
     }
     if (limit > start && !skippingLongLine) {
       int end = limit;
@@ -450,8 +465,11 @@ public final class PerfScriptParser implements TraceReader {
    */
   private int parseHeader(char[] b, int s, int e) {
     failure = "not a perf script record";
-    // The cpu field is the first " [digits]" followed by blanks and a time; a comm may contain
-    // " [" itself, so candidates that are not followed by a time are passed over.
+    // The cpu field is a " [digits]" followed by blanks and a time. A comm may contain such a
+    // field itself ("1/1 [7] 1.5: x" is a legal comm), but the kernel's comm is at most 15
+    // bytes: of the candidates whose comm would fit in 15 chars, the last one is the field.
+    int commStart = skipBlanks(b, s, e);
+    int found = -1;
     for (int open = indexOf(b, s, e, " ["); open >= 0; open = indexOf(b, open + 1, e, " [")) {
       int i = open + 2;
       int cpu = 0;
@@ -464,6 +482,7 @@ public final class PerfScriptParser implements TraceReader {
         continue;
       }
       int timeStart = skipBlanks(b, i + 1, e);
+      long time = hTime;
       int afterTime = parseTime(b, timeStart, e);
       if (afterTime < 0) {
         failure = "bad timestamp";
@@ -478,19 +497,37 @@ public final class PerfScriptParser implements TraceReader {
       while (tokStart > s && b[tokStart - 1] != ' ') {
         tokStart--;
       }
-      if (tokStart == tokEnd || !parsePidTid(b, tokStart, tokEnd)) {
-        failure = "bad pid/tid";
-        return -1;
-      }
       int commEnd = tokStart;
       while (commEnd > s && b[commEnd - 1] == ' ') {
         commEnd--;
       }
+      if (found >= 0 && (commEnd - commStart > MAX_COMM_CHARS || tokStart == tokEnd
+          || !isPidTid(b, tokStart, tokEnd))) {
+        hTime = time; // keep the first candidate's fields
+        break;
+      }
+      if (tokStart == tokEnd || !parsePidTid(b, tokStart, tokEnd)) {
+        failure = "bad pid/tid";
+        return -1;
+      }
       hCommEnd = commEnd;
       hCpu = cpu;
-      return afterTime;
+      found = afterTime;
+      if (commEnd - commStart > MAX_COMM_CHARS) {
+        break;
+      }
     }
-    return -1;
+    return found;
+  }
+
+  /** Whether the chars are "pid/tid" or "tid", without setting any field. */
+  private boolean isPidTid(char[] b, int s, int e) {
+    int slash = indexOf(b, s, e, '/');
+    if (slash < 0) {
+      return parseSigned(b, s, e) != Long.MIN_VALUE && numEnd == e;
+    }
+    return parseSigned(b, s, slash) != Long.MIN_VALUE && numEnd == slash
+        && parseSigned(b, slash + 1, e) != Long.MIN_VALUE && numEnd == e;
   }
 
   /** Parses "pid/tid" or "tid" (plain layout); -1 becomes UNKNOWN_ID. Sets layout on first use. */

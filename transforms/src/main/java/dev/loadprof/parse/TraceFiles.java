@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 
 /** Opens trace files, decompressing gzip when the content (not the file name) says it is gzip. */
 public final class TraceFiles {
@@ -19,18 +18,40 @@ public final class TraceFiles {
 
   /**
    * Returns a stream of the uncompressed text of {@code in}: a gzip decompressing stream if the
-   * first two bytes are the gzip magic (concatenated gzip members are read as one), else the
-   * bytes as they are. The returned stream owns {@code in}: closing it closes {@code in}.
+   * first two bytes are the gzip magic (concatenated gzip members are read as one; see {@link
+   * GzipText} for damaged ones), else the bytes as they are. The returned stream owns {@code in}: closing it closes {@code in}.
    */
   public static InputStream open(InputStream in) throws IOException {
     BufferedInputStream buffered =
         in instanceof BufferedInputStream b ? b : new BufferedInputStream(in, BUFFER_BYTES);
-    if (isGzip(buffered)) {
-      // GZIPInputStream reads through its own inflater buffer; keep the buffered stream under it
-      // so the two peeked bytes are not lost.
-      return new BufferedInputStream(new GZIPInputStream(buffered, BUFFER_BYTES), BUFFER_BYTES);
+    if (in instanceof Text) {
+      return in;
     }
-    return buffered;
+    if (isGzip(buffered)) {
+      // The gzip reader reads through its own buffer; keep the buffered stream under it so the
+      // two peeked bytes are not lost.
+      GzipText gzip = new GzipText(buffered);
+      return new Text(gzip, gzip);
+    }
+    return new Text(buffered, null);
+  }
+
+  /**
+   * What ended a stream from {@link #open} early (a cut or corrupt gzip, bytes after the gzip
+   * data), with the byte offset; null if it ended cleanly or is not such a stream.
+   */
+  public static String damage(InputStream opened) {
+    return opened instanceof Text t && t.gzip != null ? t.gzip.damage() : null;
+  }
+
+  /** The uncompressed text of a trace, which knows how its input ended. */
+  private static final class Text extends BufferedInputStream {
+    private final GzipText gzip;
+
+    Text(InputStream in, GzipText gzip) {
+      super(in, BUFFER_BYTES);
+      this.gzip = gzip;
+    }
   }
 
   /** Opens a file, decompressing it if it is gzip. */

@@ -1,19 +1,29 @@
 package dev.loadprof.profile;
 
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import java.io.Serializable;
-import java.util.Arrays;
 
 /**
  * The samples of one process in one run that share a call stack and a load, summed. The key
  * includes the load, so the real (wall) time is exact: every sample in it weighs period/load.
  *
- * @param stack leaf first
+ * @param callStack the stack the samples share
  * @param count number of samples
  * @param cpuNs summed sample periods, in CPU nanoseconds
  */
-public record StackWeight(String runId, int pid, int load, Frame[] stack, long count, long cpuNs)
-    implements Serializable {
+public record StackWeight(String runId, int pid, int load, CallStack callStack, long count,
+    long cpuNs) implements Serializable {
+
+  /** @param stack leaf first */
+  public StackWeight(String runId, int pid, int load, Frame[] stack, long count, long cpuNs) {
+    this(runId, pid, load, new CallStack(stack), count, cpuNs);
+  }
+
+  /** The frames, leaf first. */
+  public Frame[] stack() {
+    return callStack.frames();
+  }
 
   /** Real-time weight, rounded to whole ns the same way everywhere (pprof, reports). */
   public long wallNs() {
@@ -21,19 +31,8 @@ public record StackWeight(String runId, int pid, int load, Frame[] stack, long c
   }
 
   @Override
-  public boolean equals(Object o) {
-    return o instanceof StackWeight s && runId.equals(s.runId) && pid == s.pid && load == s.load
-        && Arrays.equals(stack, s.stack) && count == s.count && cpuNs == s.cpuNs;
-  }
-
-  @Override
-  public int hashCode() {
-    return ((runId.hashCode() * 31 + pid) * 31 + load) * 31 + Arrays.hashCode(stack);
-  }
-
-  @Override
   public String toString() {
     return runId + "/" + pid + " load=" + load + " n=" + count + " cpu=" + cpuNs + " "
-        + Arrays.toString(stack);
+        + callStack;
   }
 }

@@ -5,15 +5,20 @@ import dev.loadprof.model.TraceHealth;
 import dev.loadprof.profile.ProcessLoad;
 import java.util.List;
 
-/** The short summary printed to the terminal at the end of a run. */
-public final class ConsoleSummary {
+/** summary.txt: the short summary printed to the terminal at the end of a run. */
+public final class ConsoleSummary implements TextReport {
+  public static final String FILE_NAME = "summary.txt";
   public static final int TOP_FUNCTIONS = 10;
   /** Runs listed in the per-run table; runs.txt has them all. */
   public static final int MAX_RUNS = 10;
 
-  private ConsoleSummary() {}
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
 
-  public static String render(Analysis a) {
+  @Override
+  public String render(Analysis a) {
     StringBuilder sb = new StringBuilder();
     ProcessLoad h = a.headline();
     if (h == null) {
@@ -29,7 +34,7 @@ public final class ConsoleSummary {
         sb.append(
                 Text.f(
                     "  %6.2f%% %6.2f%% %8s  %s",
-                    r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), r.name()))
+                    r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), Printable.escape(r.name())))
             .append('\n');
       }
     }

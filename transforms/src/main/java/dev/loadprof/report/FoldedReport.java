@@ -2,9 +2,6 @@ package dev.loadprof.report;
 
 import dev.loadprof.model.Frame;
 import dev.loadprof.profile.StackWeight;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -13,13 +10,15 @@ import java.util.TreeMap;
  * {@code [run;]comm;root;...;leaf WALL_NS}. The run id leads only when there are several runs.
  * Equal lines are merged and lines sorted. The load filter applies.
  */
-public final class FoldedReport {
+public final class FoldedReport implements TextReport {
   public static final String FILE_NAME = "flame.folded";
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
+  @Override
   public String render(Analysis a) {
     boolean withRun = a.runs().size() > 1;
     TreeMap<String, Long> lines = new TreeMap<>();
@@ -44,8 +43,11 @@ public final class FoldedReport {
     return sb.toString();
   }
 
-  /** ';' separates frames and a newline ends a line, so neither may appear inside a frame. */
+  /**
+   * ';' separates frames and a newline ends a line, so neither may appear inside a frame; other
+   * control characters are escaped like in every text output.
+   */
   private static String clean(String s) {
-    return s.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
+    return Printable.escape(s.replace(';', ':').replace('\n', ' ').replace('\r', ' '));
   }
 }

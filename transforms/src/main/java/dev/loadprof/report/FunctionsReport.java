@@ -1,9 +1,6 @@
 package dev.loadprof.report;
 
 import dev.loadprof.profile.ProcessLoad;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,15 +8,16 @@ import java.util.List;
  * functions.txt: per process, functions ranked by flat real-time share, with the real time that
  * would be saved if each ran at the process's best observed average load.
  */
-public final class FunctionsReport {
+public final class FunctionsReport implements TextReport {
   public static final String FILE_NAME = "functions.txt";
   /** Rows per process. */
   public static final int MAX_ROWS = 50;
   /** Processes with a smaller share of all samples are left out (the headline never is). */
   public static final double MIN_PROCESS_SHARE = 0.01;
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
   /** The processes shown: at least 1% of all samples, and always the headline. */
@@ -35,6 +33,7 @@ public final class FunctionsReport {
     return shown;
   }
 
+  @Override
   public String render(Analysis a) {
     StringBuilder sb = new StringBuilder();
     sb.append("# loadprof functions by flat real time; load filter: ")
@@ -70,6 +69,6 @@ public final class FunctionsReport {
         r.flatCpuPct(),
         Text.avgLoad(r),
         r.savedPct(),
-        r.name());
+        Printable.escape(r.name()));
   }
 }

@@ -1,26 +1,30 @@
 package dev.loadprof.report;
 
 import dev.loadprof.profile.ProcessLoad;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * groups.txt: per group of (run, process) pairs, the load histograms in the layout of
  * histogram.txt and the top functions in the columns of functions.txt. Histograms sum the
  * members' ns, so each run weighs by its time; they are not load-filtered, the functions are.
  */
-public final class GroupsReport {
+public final class GroupsReport implements TextReport {
   public static final String FILE_NAME = "groups.txt";
   /** Function rows per group. */
   public static final int MAX_ROWS = 20;
   /** Members listed by name per group; summary.json lists them all. */
   public static final int MAX_MEMBERS_SHOWN = 20;
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
+  @Override
+  public Scope scope() {
+    return Scope.MANY_RUNS;
+  }
+
+  @Override
   public String render(Analysis a) {
     StringBuilder sb = new StringBuilder();
     sb.append("# loadprof groups, group-by ").append(a.groupBy()).append(describe(a.groupBy()))
@@ -34,7 +38,7 @@ public final class GroupsReport {
               Text.f(
                   "group %s: %s in %s, %d samples, CPU %s s, real %s s,"
                       + " avg load %.2f, serial fraction %s (Amdahl limit %s)",
-                  g.name(),
+                  Printable.escape(g.name()),
                   count(g.members().size(), "process", "processes"),
                   count(g.runCount(), "run", "runs"),
                   t.samples,
@@ -86,7 +90,7 @@ public final class GroupsReport {
         break;
       }
       sb.append(shown == 0 ? " " : ", ")
-          .append(p.runId).append('/').append(p.pid).append(" (").append(a.comm(p.runId, p.pid))
+          .append(p.runId).append('/').append(p.pid).append(" (").append(Printable.escape(a.comm(p.runId, p.pid)))
           .append(')');
       shown++;
     }

@@ -1,22 +1,21 @@
 package dev.loadprof.report;
 
 import dev.loadprof.profile.ProcessLoad;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * histogram.txt: per process, the share of CPU time and of real time spent at each load, and the
  * exact wall time at each load from the run intervals. Ignores the load filter on purpose: a
  * histogram of only some loads would mislead.
  */
-public final class HistogramReport {
+public final class HistogramReport implements TextReport {
   public static final String FILE_NAME = "histogram.txt";
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
+  @Override
   public String render(Analysis a) {
     StringBuilder sb = new StringBuilder();
     sb.append("# loadprof load histograms (load = threads of the process on a CPU at once;")

@@ -3,39 +3,42 @@ package dev.loadprof.report;
 import dev.loadprof.profile.PprofBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.function.Function;
 
-/** Writes every output file of a run, by its fixed name. */
+/** The outputs of an analysis: the one list of them, and writing them all. */
 public final class Reports {
   private Reports() {}
 
+  /** Every output, in the order they are written and listed. */
+  public static final List<Report> ALL = List.of(
+      new PprofReport(),
+      new HistogramReport(),
+      new FunctionsReport(),
+      new FoldedReport(),
+      new SummaryJson(),
+      new GroupsReport(),
+      new RunsReport(),
+      new ConsoleSummary());
+
+  /** The names of the files an analysis with one run (or with many runs) writes. */
+  public static List<String> fileNames(boolean manyRuns) {
+    return ALL.stream()
+        .filter(r -> manyRuns || r.scope() == Report.Scope.ALWAYS)
+        .map(Report::fileName)
+        .toList();
+  }
+
   /**
-   * Writes profile.pb.gz, histogram.txt, functions.txt, flame.folded and summary.json, each to the
-   * stream that {@code open} returns for its name; each stream is closed after writing. With more
-   * than one run or a group-by, also groups.txt and runs.txt.
+   * Writes every report that applies to the analysis, each to the stream that {@code open}
+   * returns for its file name; each stream is closed after writing.
    */
   public static void writeAll(Analysis a, Function<String, OutputStream> open) throws IOException {
-    try (OutputStream out = open.apply(PprofBuilder.FILE_NAME)) {
-      pprof(a).writeGzipped(out);
-    }
-    try (OutputStream out = open.apply(HistogramReport.FILE_NAME)) {
-      new HistogramReport().write(a, out);
-    }
-    try (OutputStream out = open.apply(FunctionsReport.FILE_NAME)) {
-      new FunctionsReport().write(a, out);
-    }
-    try (OutputStream out = open.apply(FoldedReport.FILE_NAME)) {
-      new FoldedReport().write(a, out);
-    }
-    try (OutputStream out = open.apply(SummaryJson.FILE_NAME)) {
-      new SummaryJson().write(a, out);
-    }
-    if (a.hasManyRunsReports()) {
-      try (OutputStream out = open.apply(GroupsReport.FILE_NAME)) {
-        new GroupsReport().write(a, out);
-      }
-      try (OutputStream out = open.apply(RunsReport.FILE_NAME)) {
-        new RunsReport().write(a, out);
+    for (Report r : ALL) {
+      if (r.appliesTo(a)) {
+        try (OutputStream out = open.apply(r.fileName())) {
+          r.write(a, out);
+        }
       }
     }
   }

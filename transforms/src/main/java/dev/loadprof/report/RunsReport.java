@@ -1,8 +1,5 @@
 package dev.loadprof.report;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -10,13 +7,20 @@ import java.util.List;
  * average load, serial fraction (time at load 1 / on-CPU wall time, exact from the run
  * intervals) and the speedup limit that fraction sets by Amdahl's law.
  */
-public final class RunsReport {
+public final class RunsReport implements TextReport {
   public static final String FILE_NAME = "runs.txt";
 
-  public void write(Analysis a, OutputStream out) throws IOException {
-    out.write(render(a).getBytes(StandardCharsets.UTF_8));
+  @Override
+  public String fileName() {
+    return FILE_NAME;
   }
 
+  @Override
+  public Scope scope() {
+    return Scope.MANY_RUNS;
+  }
+
+  @Override
   public String render(Analysis a) {
     StringBuilder sb = new StringBuilder();
     sb.append("# loadprof runs: the headline process of each run (most samples after filters);")
@@ -38,7 +42,7 @@ public final class RunsReport {
           r.runId(),
           r.host().isEmpty() ? "-" : r.host(),
           none ? "-" : Integer.toString(r.headline().pid),
-          none ? "-" : r.comm(),
+          none ? "-" : Printable.escape(r.comm()),
           none ? "-" : Text.seconds(r.wallNs()),
           none ? "-" : Text.seconds(r.cpuNs()),
           none ? "-" : Text.f("%.2f", r.avgLoad()),

@@ -16,13 +16,19 @@ import java.util.Map;
  * summary.json: the figures of all other outputs, machine-readable. Keys are written in a fixed
  * order (ObjectNode keeps insertion order); the schema is in SUMMARY_SCHEMA.md beside this file.
  */
-public final class SummaryJson {
+public final class SummaryJson implements Report {
   public static final String FILE_NAME = "summary.json";
   public static final String VERSION = "0.1.0";
   public static final int TOP_FUNCTIONS = 20;
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
+
+  @Override
   public void write(Analysis a, OutputStream out) throws IOException {
     // "\n" line ends on every platform, so the bytes never depend on where it ran.
     DefaultPrettyPrinter pretty =
@@ -84,6 +90,7 @@ public final class SummaryJson {
     r.health.malformedExamples().forEach(examples::add);
     ArrayNode warnings = o.putArray("warnings");
     r.warnings.forEach(warnings::add);
+    o.put("unusable_reason", r.unusableReason);
     ArrayNode processes = o.putArray("processes");
     for (ProcessLoad p : a.processes()) {
       if (p.runId.equals(r.runId)) {

@@ -64,7 +64,7 @@ final class Text {
         "run %s pid %d (%s): %d samples, CPU %s s, real %s s, avg load %.2f",
         p.runId,
         p.pid,
-        a.comm(p.runId, p.pid),
+        Printable.escape(a.comm(p.runId, p.pid)),
         p.samples,
         seconds(p.cpuNs),
         seconds(p.wallNs()),

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.beam.EventBlockCoder;
-import dev.loadprof.beam.ParseTraces;
-import dev.loadprof.load.BlockBuilder;
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Intervals;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.parse.TraceFixtures;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.EventBlockRecord;
 import dev.loadprof.schemas.RunManifestRecord;
@@ -35,16 +37,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Blocks and runs of real fixture traces survive the trip through Avro exactly. */
 class ArchiveConversionsTest {
-  static final String PHASES = "../examples/phases.txt.gz";
-  static final String MIXED = "src/test/resources/traces/mixed.txt.gz";
+  static final String PHASES = "phases";
+  static final String MIXED = "mixed";
 
   record Parsed(List<EventBlock> blocks, RunInfo run) {}
 
-  /** Parses a trace the way ParseTraces does. */
-  static Parsed parse(String path, long windowNs) throws IOException {
+  /** Parses a fixture trace the way ParseTraces does. */
+  static Parsed parse(String fixture, long windowNs) throws IOException {
+    String path = TraceFixtures.path(fixture).toString();
     List<EventBlock> blocks = new ArrayList<>();
     PerfScriptParser parser = new PerfScriptParser();
-    BlockBuilder builder = new BlockBuilder(ParseTraces.runIdOf(path), path, windowNs, null,
+    BlockBuilder builder = new BlockBuilder(RunIds.of(path), path, windowNs, null,
         blocks::add);
     try (InputStream in = TraceFiles.open(Path.of(path))) {
       parser.read(in, path, builder);
@@ -104,9 +107,9 @@ class ArchiveConversionsTest {
   @Test
   void damagedColumnsAreRejected() throws IOException {
     EventBlock block = parse(PHASES, 1_000_000_000L).blocks().stream()
-        .filter(b -> b.sampleCount > 5).findFirst().orElseThrow();
+        .filter(b -> b.samples.count > 5).findFirst().orElseThrow();
     EventBlockRecord r = ArchiveConversions.toRecord(block);
-    r.setSampleCount(block.sampleCount + 1);
+    r.setSampleCount(block.samples.count + 1);
     assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.fromRecord(r));
     EventBlockRecord r2 = ArchiveConversions.toRecord(block);
     ByteBuffer tids = r2.getSampleTid();
@@ -118,38 +121,8 @@ class ArchiveConversionsTest {
   @Test
   void parsedBlocksOnlyAreArchived() throws IOException {
     EventBlock block = parse(PHASES, 1_000_000_000L).blocks().get(0);
-    block.intervals = new EventBlock.Intervals();
+    block.intervals = new Intervals();
     assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.toRecord(block));
-  }
-
-  /** Not a check: prints how big the archive of each fixture is next to its gzip text. */
-  @Test
-  void reportSizes() throws IOException {
-    for (String trace : List.of(PHASES, MIXED)) {
-      long t0 = System.nanoTime();
-      Parsed parsed = parse(trace, 1_000_000_000L);
-      long parseMs = (System.nanoTime() - t0) / 1_000_000;
-      List<EventBlockRecord> records = new ArrayList<>();
-      for (EventBlock b : parsed.blocks()) {
-        records.add(ArchiveConversions.toRecord(b));
-      }
-      long gz = java.nio.file.Files.size(Path.of(trace));
-      StringBuilder line = new StringBuilder(trace + ": gzip text " + gz + " B, parse "
-          + parseMs + " ms; " + parsed.blocks().size() + " blocks");
-      for (var codec : List.of(CodecFactory.nullCodec(), CodecFactory.snappyCodec(),
-          CodecFactory.deflateCodec(6))) {
-        byte[] file = writeAvro(records, codec);
-        readBack(file); // warm up
-        long r0 = System.nanoTime();
-        for (EventBlockRecord r : readBack(file)) {
-          ArchiveConversions.fromRecord(r);
-        }
-        long readMs = (System.nanoTime() - r0) / 1_000_000;
-        line.append(String.format("; %s %d B (%.2fx gzip), read+decode %d ms", codec,
-            file.length, file.length / (double) gz, readMs));
-      }
-      System.out.println("ARCHIVE SIZE " + line);
-    }
   }
 
   static byte[] writeAvro(List<EventBlockRecord> records, CodecFactory codec) throws IOException {

@@ -1,7 +1,9 @@
 package dev.loadprof.load;
 
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.Intervals;
 import dev.loadprof.model.RunInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +75,7 @@ final class TimelineCase {
     blocks.stream().filter(b -> b.cpu == cpu)
         .sorted((a, b) -> Long.compare(a.window, b.window))
         .forEach(b -> {
-          EventBlock.Intervals iv = b.intervals;
+          Intervals iv = b.intervals;
           for (int i = 0; i < iv.count; i++) {
             long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
             if (last != null && last[2] == iv.tid[i] && last[1] == iv.start[i]) {

@@ -25,11 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * independently here with plain line matching.
  */
 class PerfScriptFixtureTest {
-  static final Path TRACES = Path.of("src", "test", "resources", "traces");
-  static final Path EXAMPLE = Path.of("..", "examples", "phases.txt.gz");
+  static final Path EXAMPLE = TraceFixtures.path("phases");
 
   static Path fixture(String name) {
-    return name.equals("phases") ? EXAMPLE : TRACES.resolve(name + ".txt.gz");
+    return TraceFixtures.path(name);
   }
 
   /** What a simple line-by-line look at the text says; no knowledge of the parser. */

@@ -3,16 +3,18 @@ package dev.loadprof.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Compares output with a golden file under src/test/resources/testdata; run the tests with
- * -Dloadprof.updateGolden=true to rewrite the goldens instead (then review the diff).
+ * Compares output with a golden file, read from the classpath (testdata/ in the test resources);
+ * run the tests with -Dloadprof.updateGolden=true to rewrite the goldens in
+ * src/test/resources/testdata instead (then review the diff).
  */
 final class Golden {
-  static final Path DIR = Path.of("src", "test", "resources", "testdata");
+  private static final Path SOURCE_DIR = Path.of("src", "test", "resources", "testdata");
 
   private Golden() {}
 
@@ -21,16 +23,19 @@ final class Golden {
   }
 
   static void check(String name, String actual) throws IOException {
-    Path file = DIR.resolve(name);
     if (updating()) {
+      Path file = SOURCE_DIR.resolve(name);
       Files.createDirectories(file.getParent());
       Files.writeString(file, actual, StandardCharsets.UTF_8);
       return;
     }
-    if (!Files.exists(file)) {
-      throw new AssertionError(
-          "missing golden " + file + "; run with -Dloadprof.updateGolden=true to create it");
+    try (InputStream in = Golden.class.getResourceAsStream("/testdata/" + name)) {
+      if (in == null) {
+        throw new AssertionError("missing golden testdata/" + name
+            + "; run with -Dloadprof.updateGolden=true to create it");
+      }
+      assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), actual,
+          "golden " + name);
     }
-    assertEquals(Files.readString(file, StandardCharsets.UTF_8), actual, "golden " + name);
   }
 }

@@ -49,7 +49,7 @@ class ManyRunsReportsTest {
     Golden.check("many_runs/" + dir + "/summary.json", json(a));
     // The run table does not depend on the grouping: one golden for all.
     Golden.check("many_runs/runs.txt", new RunsReport().render(a));
-    Golden.check("many_runs/console.txt", ConsoleSummary.render(a));
+    Golden.check("many_runs/" + ConsoleSummary.FILE_NAME, new ConsoleSummary().render(a));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -219,9 +219,10 @@ class ManyRunsReportsTest {
     Analysis single = Fixtures.singleProcess();
     assertFalse(single.hasManyRunsReports());
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json",
+            "summary.txt"),
         new ArrayList<>(ReportsTest.writeAll(single).keySet()));
-    assertThat(ConsoleSummary.render(single), org.hamcrest.Matchers.not(containsString("Runs")));
+    assertThat(new ConsoleSummary().render(single), org.hamcrest.Matchers.not(containsString("Runs")));
 
     Analysis grouped =
         new Analysis(single.runs(), single.processes(), single.stacks(), single.loadFilter(),
@@ -229,7 +230,7 @@ class ManyRunsReportsTest {
     Map<String, byte[]> withGroups = ReportsTest.writeAll(grouped);
     assertEquals(
         List.of("flame.folded", "functions.txt", "groups.txt", "histogram.txt", "profile.pb.gz",
-            "runs.txt", "summary.json"),
+            "runs.txt", "summary.json", "summary.txt"),
         new ArrayList<>(withGroups.keySet()));
     // The files a single run always had are byte for byte the same with a grouping.
     Map<String, byte[]> plain = ReportsTest.writeAll(single);
@@ -252,7 +253,7 @@ class ManyRunsReportsTest {
     for (int i = 0; i < 12; i++) {
       runs.add(Fixtures.run(String.format("run-%02d", i), 0, 1));
     }
-    String text = ConsoleSummary.render(new Analysis(runs, List.of(), List.of(), LoadRange.ALL));
+    String text = new ConsoleSummary().render(new Analysis(runs, List.of(), List.of(), LoadRange.ALL));
     assertThat(text, containsString("  run-09 "));
     assertFalse(text.contains("run-10 "));
     assertThat(text, containsString("  ... 2 more (see runs.txt)\n"));
@@ -263,7 +264,7 @@ class ManyRunsReportsTest {
   void shuffledInputGivesIdenticalBytes(String spec, String dir) throws IOException {
     Analysis a = ManyRunsFixtures.fleet(spec);
     Map<String, byte[]> expected = ReportsTest.writeAll(a);
-    String console = ConsoleSummary.render(a);
+    String console = new ConsoleSummary().render(a);
     for (long seed = 1; seed <= 5; seed++) {
       Analysis shuffled = Fixtures.shuffled(a, seed);
       assertEquals(a.groupBy(), shuffled.groupBy());
@@ -272,7 +273,7 @@ class ManyRunsReportsTest {
       for (String name : expected.keySet()) {
         assertArrayEquals(expected.get(name), actual.get(name), name + " seed " + seed);
       }
-      assertEquals(console, ConsoleSummary.render(shuffled));
+      assertEquals(console, new ConsoleSummary().render(shuffled));
     }
   }
 

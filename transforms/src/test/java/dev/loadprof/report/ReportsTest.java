@@ -122,14 +122,15 @@ class ReportsTest {
           assertArrayEquals(expected.get(name), actual.get(name), name + " seed " + seed);
         }
       }
-      assertEquals(ConsoleSummary.render(a), ConsoleSummary.render(Fixtures.shuffled(a, 9)));
+      assertEquals(new ConsoleSummary().render(a), new ConsoleSummary().render(Fixtures.shuffled(a, 9)));
     }
   }
 
   @Test
-  void writeAllWritesTheFiveFilesByName() throws IOException {
+  void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json",
+            "summary.txt"),
         new ArrayList<>(writeAll(Fixtures.classic()).keySet()));
   }
 
@@ -162,7 +163,7 @@ class ReportsTest {
     assertEquals(
         List.of("run_id", "source", "host", "sampling_event", "period_is_ns",
             "sample_interval_ns", "layout", "pid_source", "cpus", "start_ns", "end_ns", "health",
-            "records", "malformed_examples", "warnings", "processes"),
+            "records", "malformed_examples", "warnings", "unusable_reason", "processes"),
         fieldNames(run));
     JsonNode p = run.get("processes").get(0);
     assertEquals(
@@ -176,7 +177,7 @@ class ReportsTest {
 
   @Test
   void consoleSummaryShowsHeadlineHistogramTopFunctionsAndRunProblems() {
-    String text = ConsoleSummary.render(Fixtures.mixed(LoadRange.ALL));
+    String text = new ConsoleSummary().render(Fixtures.mixed(LoadRange.ALL));
     assertThat(text, containsString("run trace-a pid 200 (db)"));
     assertThat(text, containsString("hash_rows"));
     assertThat(text, containsString("run trace-b: 2 malformed lines, 1 warnings"));

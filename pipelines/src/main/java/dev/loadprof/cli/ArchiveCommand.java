@@ -1,4 +1,4 @@
-package dev.loadprof.pipelines;
+package dev.loadprof.cli;
 
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveFiles;
@@ -7,7 +7,8 @@ import dev.loadprof.archive.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
-import dev.loadprof.pipelines.LoadprofCli.UsageException;
+import dev.loadprof.pipelines.AnalyzeOptions;
+import dev.loadprof.pipelines.ArchivePipeline;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,9 +23,8 @@ import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
-import org.apache.beam.sdk.metrics.MetricNameFilter;
-import org.apache.beam.sdk.metrics.MetricResult;
-import org.apache.beam.sdk.metrics.MetricsFilter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code loadprof archive --out ARCHIVE TRACE...}: parses traces once into an archive that
@@ -32,42 +32,40 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
  * content, same --window and --event) are skipped before anything is parsed; a different trace
  * with the run id of an archived one is refused (exit 2).
  */
-final class ArchiveCommand {
-  static final String USAGE = "usage: loadprof archive --out ARCHIVE [--window D] [--event E]"
-      + " [--night YYYY-MM-DD] TRACE...";
+@Command(name = "archive", customSynopsis = ArchiveCommand.SYNOPSIS,
+    description = "Parse traces once into an Avro archive that loadprof analyze reads; traces"
+        + " already in it are skipped.",
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.EXIT_CODES)
+final class ArchiveCommand implements JobCommand {
+  static final String SYNOPSIS = "loadprof archive -o ARCHIVE [options] TRACE...";
 
-  private ArchiveCommand() {}
+  @Mixin OutputOptions output;
+  @Mixin ParsingOptions parsing;
+  @Mixin ArchivePartitionOptions partition;
+  @Mixin RunnerOptions runner;
+  @Mixin InputOptions inputs;
 
-  static int run(String[] args, PrintStream out, PrintStream err) throws UsageException {
-    List<String> traces = new ArrayList<>();
-    List<String> beamArgs = LoadprofCli.withRunnerConfig(LoadprofCli.translate(args, traces));
-    for (String a : beamArgs) {
-      for (String analyzeOnly : List.of("--pid=", "--comm=", "--load=", "--nights=",
-          "--hosts=")) {
-        if (a.startsWith(analyzeOnly)) {
-          throw new UsageException(analyzeOnly.substring(0, analyzeOnly.length() - 1)
-              + " filters reports; give it to analyze, not archive");
-        }
-      }
+  @Override
+  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
+      throws UsageException {
+    if (output.out == null) {
+      throw new UsageException("archive needs -o/--out ARCHIVE; usage: " + SYNOPSIS);
     }
-    if (beamArgs.stream().noneMatch(a -> a.startsWith("--out="))) {
-      throw new UsageException("archive needs --out ARCHIVE; " + USAGE);
-    }
-    if (traces.isEmpty()) {
-      throw new UsageException("no trace given; " + USAGE);
-    }
-    beamArgs = StoreEnvironment.withStores(beamArgs, LoadprofCli.storePaths(traces, beamArgs),
-        System.getenv(), RunnerConfig.resolveHome());
-    AnalyzeOptions options = LoadprofCli.parseOptions(beamArgs);
+    List<String> traces = inputs.required(SYNOPSIS);
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(traces, output.out));
+    options.setOut(output.out);
+    parsing.applyTo(options);
+    partition.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
     String archive = options.getOut();
     checkIsArchiveOrEmpty(archive);
-    List<String> files = LoadprofCli.expand(traces);
+    List<String> files = Inputs.traceFiles(traces);
     List<String> todo = notYetArchived(files, archive, options, out);
     if (todo.isEmpty()) {
       out.println("Nothing to do: all " + files.size() + " traces are already in " + archive
           + ".");
-      return LoadprofCli.OK;
+      return ExitCode.OK;
     }
     try {
       ArchiveLayout.createMarker(archive, options);
@@ -91,16 +89,17 @@ final class ArchiveCommand {
       ArchiveLayout.deleteStaging(archive, jobId);
     }
     out.printf("Archived into %s: %d runs added, %d replaced, %d unchanged (%s).%n", archive,
-        counter(result, "archive_runs_added"), counter(result, "archive_runs_replaced"),
-        counter(result, "archive_runs_unchanged") + files.size() - todo.size(),
+        JobOutcome.counter(result, "archive_runs_added"),
+        JobOutcome.counter(result, "archive_runs_replaced"),
+        JobOutcome.counter(result, "archive_runs_unchanged") + files.size() - todo.size(),
         sizeOf(archive));
-    long unusable = counter(result, "unusable_runs");
+    long unusable = JobOutcome.counter(result, "unusable_runs");
     if (unusable > 0) {
       err.println("loadprof: " + unusable + " of " + todo.size() + " traces are archived but"
           + " cannot be analyzed; see the UNUSABLE lines above");
-      return LoadprofCli.BAD_INPUT;
+      return ExitCode.BAD_INPUT;
     }
-    return LoadprofCli.OK;
+    return ExitCode.OK;
   }
 
   /** Run id to night: --night for all, else the UTC date each trace was last modified. */
@@ -110,11 +109,7 @@ final class ArchiveCommand {
     for (String trace : traces) {
       String n;
       if (night != null) {
-        try {
-          n = RunSelection.checkNight(night);
-        } catch (IllegalArgumentException e) {
-          throw new UsageException(e.getMessage());
-        }
+        n = night; // checked by ArchivePartitionOptions
       } else {
         try {
           n = RunSelection.nightOf(FileSystems.matchSingleFileSpec(trace).lastModifiedMillis());
@@ -201,20 +196,6 @@ final class ArchiveCommand {
       return count + " files, " + bytes + " bytes in all";
     } catch (IOException e) {
       return "size unknown";
-    }
-  }
-
-  private static long counter(PipelineResult result, String name) {
-    try {
-      long sum = 0;
-      for (MetricResult<Long> c : result.metrics().queryMetrics(MetricsFilter.builder()
-          .addNameFilter(MetricNameFilter.named("loadprof", name)).build()).getCounters()) {
-        Long v = c.getAttempted();
-        sum += v == null ? 0 : v;
-      }
-      return sum;
-    } catch (UnsupportedOperationException e) {
-      return 0;
     }
   }
 }

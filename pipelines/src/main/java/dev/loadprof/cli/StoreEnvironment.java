@@ -1,6 +1,5 @@
-package dev.loadprof.pipelines;
+package dev.loadprof.cli;
 
-import dev.loadprof.pipelines.LoadprofCli.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +22,28 @@ final class StoreEnvironment {
 
   private StoreEnvironment() {}
 
+  /** The inputs and the output of a job: the paths whose store it must reach. */
+  static List<String> paths(List<String> inputs, String out) {
+    List<String> paths = new ArrayList<>(inputs);
+    if (out != null) {
+      paths.add(out);
+    }
+    return paths;
+  }
+
+  /** Whether Beam's S3 and HDFS filesystems (loadprof's stores module) are on the classpath. */
+  static boolean onClasspath() {
+    try {
+      Class.forName("org.apache.beam.sdk.io.aws2.s3.S3FileSystem", false,
+          StoreEnvironment.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+
   /**
-   * @param beamArgs the job's Beam arguments (after the runner config)
+   * @param beamArgs the job's pipeline arguments (the runner config, then the user's)
    * @param paths the job's inputs and output
    */
   static List<String> withStores(List<String> beamArgs, List<String> paths,
@@ -80,8 +99,8 @@ final class StoreEnvironment {
     try {
       Class.forName(className, false, StoreEnvironment.class.getClassLoader());
     } catch (ClassNotFoundException e) {
-      throw new UsageException(scheme + " paths need loadprof's store module; run ./loadprof"
-          + " (it adds stores/target/lib-stores when a path needs it)");
+      throw new UsageException(scheme + " paths need loadprof's stores module on the classpath;"
+          + " run ./loadprof (it adds stores/target/lib-stores when a path needs it)");
     }
   }
 }

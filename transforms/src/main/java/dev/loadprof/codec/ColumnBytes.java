@@ -1,6 +1,5 @@
-package dev.loadprof.archive;
+package dev.loadprof.codec;
 
-import dev.loadprof.codec.Varint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -10,29 +9,29 @@ import java.nio.ByteBuffer;
  * bytes each instead of 8. Decoding checks that a column holds exactly the expected number of
  * values, so a damaged record is reported with the column's name rather than silently misread.
  */
-final class ColumnBytes {
+public final class ColumnBytes {
   private ColumnBytes() {}
 
-  static ByteBuffer ints(int[] values, int n) {
+  public static ByteBuffer ints(int[] values, int n) {
     Varint.Sink w = new Varint.Sink(n * 2);
     w.writeInts(values, n);
     return w.toByteBuffer();
   }
 
-  static ByteBuffer longs(long[] values, int n) {
+  public static ByteBuffer longs(long[] values, int n) {
     Varint.Sink w = new Varint.Sink(n * 3);
     w.writeLongs(values, n);
     return w.toByteBuffer();
   }
 
   /** Each value minus the previous one; the first minus {@code base}. */
-  static ByteBuffer deltas(long[] values, int n, long base) {
+  public static ByteBuffer deltas(long[] values, int n, long base) {
     Varint.Sink w = new Varint.Sink(n * 2);
     w.writeDeltas(values, n, base);
     return w.toByteBuffer();
   }
 
-  static int[] readInts(ByteBuffer bytes, int n, String column) {
+  public static int[] readInts(ByteBuffer bytes, int n, String column) {
     Varint.Source r = source(bytes, n, column);
     try {
       return expectEnd(r.readInts(n), r, column);
@@ -41,7 +40,7 @@ final class ColumnBytes {
     }
   }
 
-  static long[] readLongs(ByteBuffer bytes, int n, String column) {
+  public static long[] readLongs(ByteBuffer bytes, int n, String column) {
     Varint.Source r = source(bytes, n, column);
     try {
       return expectEnd(r.readLongs(n), r, column);
@@ -50,7 +49,7 @@ final class ColumnBytes {
     }
   }
 
-  static long[] readDeltas(ByteBuffer bytes, int n, long base, String column) {
+  public static long[] readDeltas(ByteBuffer bytes, int n, long base, String column) {
     Varint.Source r = source(bytes, n, column);
     try {
       return expectEnd(r.readDeltas(n, base), r, column);

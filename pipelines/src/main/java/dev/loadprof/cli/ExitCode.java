@@ -1,0 +1,13 @@
+package dev.loadprof.cli;
+
+/** loadprof's exit codes, as documented in every --help. */
+public final class ExitCode {
+  public static final int OK = 0;
+  public static final int JOB_FAILED = 1;
+  public static final int BAD_INPUT = 2;
+
+  static final String DOCUMENTED = "Exit codes: 0 success, 1 the job failed, 2 bad usage or"
+      + " bad input.";
+
+  private ExitCode() {}
+}

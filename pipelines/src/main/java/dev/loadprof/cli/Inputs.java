@@ -1,0 +1,109 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.RunSelection;
+import dev.loadprof.beam.ParseTraces;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+
+/**
+ * The inputs of a command resolved before the job starts: archives told from trace specs, globs
+ * expanded, every file checked to exist, and every run id given once.
+ */
+final class Inputs {
+  /** Trace files and archive directories, each run once, and the number of runs. */
+  record Resolved(List<String> traces, List<String> archives, int runs) {}
+
+  private Inputs() {}
+
+  /** The inputs of analyze: trace specs and archives, in any mix. */
+  static Resolved forAnalyze(List<String> inputs, RunSelection selection, String event,
+      Long windowNs) throws UsageException {
+    List<String> archives = new ArrayList<>();
+    List<String> specs = new ArrayList<>();
+    for (String input : inputs) {
+      (ArchiveLayout.isArchive(input) ? archives : specs).add(input);
+    }
+    if (!selection.isAll() && archives.isEmpty()) {
+      throw new UsageException("--nights and --hosts select runs of archives; no archive given");
+    }
+    Map<String, String> archivedRuns = ArchiveChecks.check(archives, selection, event, windowNs);
+    List<String> traces = specs.isEmpty() ? List.of() : traceFiles(specs);
+    for (String file : traces) {
+      String manifest = archivedRuns.get(ParseTraces.runIdOf(file));
+      if (manifest != null) {
+        throw new UsageException(file + " has the run id of an archived run (" + manifest
+            + "); give the trace or the archive, not both");
+      }
+    }
+    return new Resolved(traces, archives, traces.size() + archivedRuns.size());
+  }
+
+  /** Expands globs, checks every trace exists, and that no two traces have the same run id. */
+  static List<String> traceFiles(List<String> specs) throws UsageException {
+    List<String> files = new ArrayList<>();
+    Map<String, String> byRunId = new HashMap<>();
+    for (String spec : specs) {
+      for (String file : match(spec)) {
+        String runId = ParseTraces.runIdOf(file);
+        String previous = byRunId.put(runId, file);
+        if (previous != null && !previous.equals(file)) {
+          throw new UsageException("two traces have the run id '" + runId + "': " + previous
+              + " and " + file + "; rename one");
+        }
+        if (previous == null) {
+          files.add(file);
+        }
+      }
+    }
+    return files;
+  }
+
+  private static List<String> match(String spec) throws UsageException {
+    if (isLocalLiteral(spec) && !Files.exists(Paths.get(spec))) {
+      // Checked here: Beam's local match of a missing path walks the tree from its nearest
+      // existing parent, which for "/missing.txt.gz" is the whole disk.
+      throw noSuchTrace(spec);
+    }
+    MatchResult match;
+    try {
+      match = FileSystems.match(spec);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new UsageException("cannot read " + spec + ": " + e.getMessage());
+    }
+    List<MatchResult.Metadata> found;
+    try {
+      found = match.status() == MatchResult.Status.OK ? match.metadata() : List.of();
+    } catch (IOException e) {
+      found = List.of();
+    }
+    if (found.isEmpty()) {
+      throw noSuchTrace(spec);
+    }
+    List<String> files = new ArrayList<>();
+    for (MatchResult.Metadata m : found) {
+      if (m.resourceId().isDirectory()) {
+        throw new UsageException(spec + " is a directory; give trace files");
+      }
+      files.add(m.resourceId().toString());
+    }
+    return files;
+  }
+
+  private static UsageException noSuchTrace(String spec) {
+    return new UsageException("no such trace: " + spec
+        + " (give perf script output, plain or .gz)");
+  }
+
+  /** A local path with no glob characters. */
+  static boolean isLocalLiteral(String spec) {
+    return !spec.contains("://") && spec.chars().noneMatch(c -> "*?[{".indexOf(c) >= 0);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.loadprof.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code loadprof} command: picks the subcommand, and turns everything that goes wrong into
+ * an exit code (0 success, 1 the job failed, 2 bad usage or bad input, with one line that says
+ * what to do).
+ */
+@Command(name = "loadprof", synopsisSubcommandLabel = "COMMAND",
+    // Inherited by every subcommand: -h/--help, -V/--version and the help layout.
+    scope = ScopeType.INHERIT, mixinStandardHelpOptions = true, versionProvider = Version.class,
+    usageHelpWidth = 100, sortOptions = false,
+    description = Usage.ABOUT,
+    subcommands = {AnalyzeCommand.class, ArchiveCommand.class},
+    footer = "%nRun 'loadprof COMMAND --help' for a command's options." + Usage.RECORD
+        + Usage.EXIT_CODES)
+public final class LoadprofCli {
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs {@code loadprof ARGS...}, printing to {@code out} and {@code err}. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Logging.configure(List.of(args));
+    PrintWriter outWriter = new PrintWriter(out, true);
+    CommandLine cli = commandLine().setOut(outWriter).setErr(new PrintWriter(err, true));
+    try {
+      PipelineOptionArgs.Split split = PipelineOptionArgs.split(cli, args);
+      ParseResult parsed = cli.parseArgs(split.loadprofArgs());
+      if (CommandLine.printHelpIfRequested(parsed)) {
+        return ExitCode.OK;
+      }
+      if (!parsed.hasSubcommand()) {
+        cli.usage(outWriter);
+        return ExitCode.BAD_INPUT;
+      }
+      JobCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
+      return command.run(split.pipelineArgs(), out, err);
+    } catch (ParameterException e) {
+      err.println("loadprof: " + Usage.errorLine(e));
+      return ExitCode.BAD_INPUT;
+    } catch (UsageException e) {
+      err.println("loadprof: " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    } catch (RuntimeException e) {
+      return JobOutcome.failed(e, err);
+    } finally {
+      outWriter.flush();
+    }
+  }
+
+  /** The command tree, also read by the build to generate the shell completion script. */
+  static CommandLine commandLine() {
+    return new CommandLine(new LoadprofCli())
+        .setExpandAtFiles(false) // "@name" is a file name, not a list of arguments
+        .setColorScheme(Help.defaultColorScheme(Help.Ansi.OFF));
+  }
+}

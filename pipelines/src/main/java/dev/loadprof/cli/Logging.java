@@ -1,0 +1,29 @@
+package dev.loadprof.cli;
+
+import java.util.List;
+
+/**
+ * Console logging. slf4j-simple (the runtime backend) reads its levels once, from
+ * simplelogger.properties, where frameworks are at ERROR and loadprof at INFO. {@code --verbose}
+ * must take effect before Beam or Flink create their first logger, so it is read from the raw
+ * arguments, before anything is parsed.
+ */
+final class Logging {
+  static final String VERBOSE = "--verbose";
+  private static final String DEFAULT_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+  private Logging() {}
+
+  /** With {@code --verbose} among the options (before {@code --}), frameworks log at INFO. */
+  static void configure(List<String> args) {
+    for (String a : args) {
+      if (a.equals("--")) {
+        return;
+      }
+      if (a.equals(VERBOSE)) {
+        System.setProperty(DEFAULT_LEVEL, "info");
+        return;
+      }
+    }
+  }
+}

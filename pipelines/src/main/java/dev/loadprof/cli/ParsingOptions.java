@@ -1,0 +1,29 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.pipelines.AnalyzeOptions;
+import picocli.CommandLine.Option;
+
+/** How traces are parsed, shared by analyze and archive: the sampling event and the window. */
+final class ParsingOptions {
+  static final long DEFAULT_WINDOW_MS = 1000;
+
+  @Option(names = {"-e", "--event"}, paramLabel = "NAME", converter = Converters.NonEmpty.class,
+      description = "Sampling event to profile (e.g. cpu-clock, cycles). Default: the first"
+          + " sampling event in each trace.")
+  String event;
+
+  @Option(names = "--window", paramLabel = "DURATION", converter = Converters.DurationMs.class,
+      description = "Time window the trace is cut into, e.g. 1s or 250ms (default 1s). Memory"
+          + " per worker is bounded by one window of events.")
+  Long windowMs;
+
+  void applyTo(AnalyzeOptions options) {
+    options.setEvent(event);
+    options.setWindowMs(windowMs != null ? windowMs : DEFAULT_WINDOW_MS);
+  }
+
+  /** The window in ns when --window was given, else null (archives keep their own). */
+  Long windowNsIfGiven() {
+    return windowMs == null ? null : windowMs * 1_000_000L;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.loadprof.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loadprof.report.Printable;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The console's closing list of every warning of the job (summary.json has them per run): the
+ * same warning of several runs is shown once with the number and names of its runs, so a fleet
+ * of damaged traces gives a short list, and nothing that may be off is only in the JSON.
+ */
+final class WarningSummary {
+  private static final int NAMED_RUNS = 3;
+
+  private WarningSummary() {}
+
+  /** Prints the warnings of summary.json's runs; unusable runs' reasons are printed elsewhere. */
+  static void print(JsonNode summary, PrintStream err) {
+    Map<String, List<String>> runsByWarning = new LinkedHashMap<>();
+    int total = 0;
+    for (JsonNode run : summary.path("runs")) {
+      String source = run.path("source").asText();
+      for (JsonNode w : run.path("warnings")) {
+        String text = w.asText();
+        if (text.startsWith("UNUSABLE: ")) {
+          continue;
+        }
+        // The same warning of another file differs only in the file name.
+        String key = !source.isEmpty() && text.startsWith(source + ": ")
+            ? text.substring(source.length() + 2) : text;
+        runsByWarning.computeIfAbsent(key, k -> new ArrayList<>()).add(source);
+        total++;
+      }
+    }
+    if (total == 0) {
+      return;
+    }
+    err.println("loadprof: " + total + (total == 1 ? " warning" : " warnings")
+        + " (figures may be off; details in summary.json):");
+    runsByWarning.forEach((warning, sources) -> err.println("  " + Printable.escape(
+        (sources.size() == 1 ? sources.get(0) : sources.size() + " traces ("
+            + String.join(", ", sources.subList(0, Math.min(NAMED_RUNS, sources.size())))
+            + (sources.size() > NAMED_RUNS ? ", ..." : "") + ")") + ": " + warning)));
+  }
+}

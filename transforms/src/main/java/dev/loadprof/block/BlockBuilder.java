@@ -1,0 +1,358 @@
+package dev.loadprof.block;
+
+import dev.loadprof.load.CpuTimeline;
+import dev.loadprof.model.CpuState;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.TraceHealth;
+import static dev.loadprof.model.TraceEventSink.UNKNOWN_ID;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Cuts the event stream of one run into blocks of (CPU, time window) and hands each block on as
+ * soon as its window is over, so memory is bounded by one window per CPU, not by the trace.
+ *
+ * <p>It also keeps what only a sequential pass can know: which process each thread belongs to
+ * ({@link ThreadTable}), which sampling event is used and how often it samples ({@link
+ * SampleIntervalEstimate}), and what each CPU was doing when a window starts (the carry-in, from
+ * replaying the previous block). At the end it judges whether the run can be used ({@link
+ * UnusablePolicy}).
+ */
+public final class BlockBuilder implements TraceEventSink {
+  private final String runId;
+  private final String sourceName;
+  private final long windowNs;
+  private final String wantedEvent;
+  private final Consumer<EventBlock> out;
+  private final RunInfo info = new RunInfo();
+  private final TraceHealth health = info.health;
+  private final ThreadTable threads = new ThreadTable(info);
+  private final SampleIntervalEstimate interval = new SampleIntervalEstimate();
+  private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
+
+  private final FarJumpGate gate;
+  private final TimeDamage damage = new TimeDamage();
+
+  private boolean sawRecord;
+  private long firstNs = Long.MAX_VALUE;
+  private long lastNs = Long.MIN_VALUE;
+
+  /**
+   * A running thread is carried through at most this many windows (or FAR_NS, if longer) in which
+   * its CPU recorded nothing, so that no work scales with empty time.
+   */
+  static final int MAX_CARRY_WINDOWS = 16;
+
+  /** A record this far (or a window, if longer) from the run's time is held back or skipped. */
+  static final long FAR_NS = 10_000_000_000L;
+
+  /**
+   * @param wantedEvent the sampling event to use, or null for the first one the trace has
+   * @param out receives each finished block
+   */
+  public BlockBuilder(String runId, String sourceName, long windowNs, String wantedEvent,
+      Consumer<EventBlock> out) {
+    if (windowNs <= 0) {
+      throw new IllegalArgumentException("window must be positive: " + windowNs);
+    }
+    this.runId = runId;
+    this.sourceName = sourceName;
+    this.windowNs = windowNs;
+    this.wantedEvent = wantedEvent;
+    this.out = out;
+    info.runId = runId;
+    info.source = sourceName;
+    this.gate = new FarJumpGate(Math.max(FAR_NS, 2 * windowNs));
+  }
+
+  // ---------------------------------------------------------------- TraceEventSink
+
+  @Override
+  public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
+      long period, Frame[] stack) {
+    if (outsideRun(timeNs, cpu, TraceHealth.SAMPLE_RECORDS, TraceHealth.SAMPLES_OUTSIDE_RUN,
+        () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack))) {
+      return;
+    }
+    addSample(timeNs, cpu, pid, tid, comm, event, period, stack);
+  }
+
+  private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
+      long period, Frame[] stack) {
+    health.increment(TraceHealth.SAMPLE_RECORDS);
+    if (info.samplingEvent.isEmpty()) {
+      if (wantedEvent != null && !wantedEvent.equals(event)) {
+        health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+        return;
+      }
+      info.samplingEvent = event;
+      info.periodIsNanoseconds = SampleIntervalEstimate.countsNanoseconds(event);
+    } else if (!info.samplingEvent.equals(event)) {
+      health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+      return;
+    }
+    if (tid == UNKNOWN_ID) {
+      // "-1/-1": the kernel could not tell whose sample this is; it says nothing about who ran.
+      health.increment(TraceHealth.SAMPLES_UNKNOWN_THREAD);
+      return;
+    }
+    if (period > longestPlausiblePeriod(timeNs)) {
+      health.increment(TraceHealth.SAMPLES_PERIOD_TOO_LONG);
+      damage.longPeriod(cpu, timeNs, period);
+      return;
+    }
+    threads.detectLayout(!sawRecord, pid);
+    pid = threads.learn(pid, tid, comm);
+    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
+    if (b == null) {
+      return;
+    }
+    interval.note(cpu, tid, timeNs, period, info.periodIsNanoseconds);
+    b.addSample(timeNs, tid, pid, period, stack);
+  }
+
+  @Override
+  public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
+      String prevComm, String prevState, int nextTid, String nextComm) {
+    if (outsideRun(timeNs, cpu, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
+        () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
+            nextComm))) {
+      return;
+    }
+    addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm);
+  }
+
+  private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
+      String prevComm, String prevState, int nextTid, String nextComm) {
+    health.increment(TraceHealth.SWITCH_RECORDS);
+    if (period > 1) {
+      health.increment(TraceHealth.FREQ_SAMPLED_SWITCH_RECORDS);
+      health.add(TraceHealth.SWITCHES_LOST_TO_SAMPLING, period - 1);
+    }
+    if (prevState != null && prevState.startsWith("X")) {
+      health.increment(TraceHealth.EXITED_THREAD_SWITCHES);
+    }
+    threads.detectLayout(!sawRecord, prevPid);
+    int resolvedPrev = threads.learn(prevPid, prevTid, prevComm);
+    int resolvedNext = threads.pidOf(nextTid, nextComm);
+    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
+    if (b != null) {
+      b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
+    }
+  }
+
+  @Override
+  public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+    if (outsideRun(timeNs, targetCpu, TraceHealth.WAKEUP_RECORDS,
+        TraceHealth.WAKEUPS_OUTSIDE_RUN, () -> addWakeup(timeNs, cpu, tid, comm, targetCpu))) {
+      return;
+    }
+    addWakeup(timeNs, cpu, tid, comm, targetCpu);
+  }
+
+  private void addWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+    health.increment(TraceHealth.WAKEUP_RECORDS);
+    threads.pidOf(tid, comm);
+    OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
+    if (b != null) {
+      b.wakeups.add(timeNs, tid);
+    }
+  }
+
+  @Override
+  public void comm(long timeNs, int pid, int tid, String comm, boolean exec) {
+    health.increment(TraceHealth.TASK_RECORDS);
+    threads.comm(pid, tid, comm);
+  }
+
+  @Override
+  public void fork(long timeNs, int pid, int tid, int parentPid, int parentTid) {
+    health.increment(TraceHealth.TASK_RECORDS);
+    threads.fork(pid, tid, parentPid);
+  }
+
+  @Override
+  public void exit(long timeNs, int pid, int tid) {
+    // The thread's tid stays mapped: "-1" switch records of the dead thread follow its exit.
+    health.increment(TraceHealth.TASK_RECORDS);
+  }
+
+  @Override
+  public void lost(long timeNs, long count) {
+    health.add(TraceHealth.LOST_EVENTS, count);
+  }
+
+  @Override
+  public void ignored(String event) {
+    health.increment(TraceHealth.IGNORED_RECORDS);
+  }
+
+  @Override
+  public void malformed(long lineNumber, String reason, String line) {
+    health.increment(TraceHealth.MALFORMED_LINES);
+    health.addMalformedExample(sourceName + ":" + lineNumber + ": " + reason + ": "
+        + (line.length() > 120 ? line.substring(0, 120) + "..." : line));
+  }
+
+  // ---------------------------------------------------------------- end of the run
+
+  /**
+   * Flushes the last blocks of every CPU and returns what is known of the run, with its verdict
+   * ({@link RunInfo#unusableReason}).
+   */
+  public RunInfo finish() {
+    gate.finish();
+    freezeSampleInterval();
+    long runEnd = sawRecord ? lastNs : 0;
+    info.cpuCount = openByCpu.size();
+    for (OpenBlock b : openByCpu.values()) {
+      emitTail(b, runEnd);
+    }
+    openByCpu.clear();
+    info.startNs = sawRecord ? firstNs : 0;
+    info.endNs = runEnd;
+    info.sampleIntervalNs = interval.nanos();
+    info.layout = threads.plainLayout() ? "plain" : "fields";
+    info.pidSource = threads.plainLayout() ? "comm" : "trace";
+    RunWarnings.add(info, sourceName, threads.plainLayout());
+    damage.warn(info, sourceName);
+    UnusablePolicy.judge(info);
+    return info;
+  }
+
+  // ---------------------------------------------------------------- blocks
+
+  private OpenBlock blockFor(int cpu, long timeNs, String outOfOrderCounter) {
+    if (!sawRecord) {
+      sawRecord = true;
+      firstNs = timeNs;
+      lastNs = timeNs;
+    } else if (timeNs < lastNs - windowNs) {
+      // perf script sorts records by time; one far behind cannot be placed in a closed window.
+      health.increment(outOfOrderCounter);
+      damage.behind(cpu, timeNs, lastNs, timeNs - firstNs < windowNs && lastNs - firstNs > 2 * windowNs);
+      return null;
+    }
+    firstNs = Math.min(firstNs, timeNs);
+    lastNs = Math.max(lastNs, timeNs);
+    long window = Math.floorDiv(timeNs, windowNs);
+    OpenBlock b = openByCpu.get(cpu);
+    if (b == null) {
+      b = new OpenBlock(cpu, window, new CpuState());
+      openByCpu.put(cpu, b);
+      return b;
+    }
+    if (window < b.window) {
+      health.increment(outOfOrderCounter);
+      damage.behind(cpu, timeNs, lastNs, false);
+      return null;
+    }
+    if (window > b.window) {
+      CpuState state = emit(b, false, 0);
+      long maxCarry = Math.max(MAX_CARRY_WINDOWS, FAR_NS / windowNs);
+      long carryEnd = window - b.window - 1 > maxCarry ? b.window + 1 + maxCarry : Long.MAX_VALUE;
+      for (long w = b.window + 1; w < window && state.kind == CpuState.Kind.RUNNING; w++) {
+        // The running thread carries over a window in which this CPU recorded nothing; after
+        // many such windows it has surely stopped, so it ends as at the end of the trace.
+        boolean last = w + 1 == carryEnd;
+        state = emit(new OpenBlock(cpu, w, state), last, last ? Long.MAX_VALUE : 0);
+        if (last) {
+          break;
+        }
+      }
+      b = new OpenBlock(cpu, window, state);
+      openByCpu.put(cpu, b);
+    }
+    return b;
+  }
+
+  /**
+   * The last block of a CPU ends its running thread half an interval after its last sample; when
+   * that falls in a later window, empty tail blocks carry the thread there.
+   */
+  private void emitTail(OpenBlock b, long runEnd) {
+    CpuState state = emit(b, true, runEnd);
+    for (long w = b.window + 1; state.kind == CpuState.Kind.RUNNING; w++) {
+      state = emit(new OpenBlock(b.cpu, w, state), true, runEnd);
+    }
+  }
+
+  private CpuState emit(OpenBlock open, boolean tail, long runEnd) {
+    freezeSampleInterval();
+    EventBlock block = open.toBlock(runId, windowNs);
+    health.add(TraceHealth.DUPLICATE_SAMPLES, open.duplicateSamples);
+    health.add(TraceHealth.DUPLICATE_SWITCHES, open.duplicateSwitches);
+    health.add(TraceHealth.DUPLICATE_WAKEUPS, open.duplicateWakeups);
+    for (int i = 0; i < block.samples.count; i++) {
+      if (block.samples.tid[i] == 0) {
+        health.increment(TraceHealth.IDLE_SAMPLES);
+      }
+    }
+    block.runStartNs = firstNs;
+    block.runEndNs = tail ? runEnd : 0;
+    block.cpuTail = tail;
+    block.sampleIntervalNs = interval.nanos();
+    block.periodIsNanoseconds = info.periodIsNanoseconds;
+    threads.resolveLateThreads(block);
+    CpuState next = CpuTimeline.replay(block, false);
+    out.accept(block);
+    return next;
+  }
+
+  /**
+   * Routes a timed record past the far-jump gate. Returns true when the record is taken care of
+   * (held back, or skipped as outside the run); false when it is to be added now.
+   */
+  private boolean outsideRun(long timeNs, int cpu, String recordCounter, String outsideCounter,
+      Runnable add) {
+    if (gate.farBehind(sawRecord, lastNs, timeNs)) {
+      skipOutside(timeNs, cpu, recordCounter, outsideCounter);
+      return true;
+    }
+    if (!gate.mustOffer(sawRecord, lastNs, timeNs)) {
+      return false;
+    }
+    return gate.offer(lastNs, timeNs, new FarJumpGate.Held() {
+      @Override
+      public void accept() {
+        add.run();
+      }
+
+      @Override
+      public void reject() {
+        skipOutside(timeNs, cpu, recordCounter, outsideCounter);
+      }
+    });
+  }
+
+  private void skipOutside(long timeNs, int cpu, String recordCounter, String outsideCounter) {
+    health.increment(recordCounter);
+    health.increment(outsideCounter);
+    damage.outside(cpu, timeNs);
+  }
+
+  /**
+   * A sample's period can not be longer than the run so far (plus a margin for the first
+   * samples); counts of other events get 100 per ns, far above any CPU's rate.
+   */
+  private long longestPlausiblePeriod(long timeNs) {
+    long span = sawRecord ? Math.max(0, timeNs - firstNs) : 0;
+    long ns = span + FAR_NS;
+    return info.periodIsNanoseconds ? ns : ns > Long.MAX_VALUE / 100 ? Long.MAX_VALUE : ns * 100;
+  }
+
+  /** Fixes the sample interval once, so that every block of the run uses the same one. */
+  private void freezeSampleInterval() {
+    if (interval.isFrozen()) {
+      return;
+    }
+    if (!interval.freeze() && !info.periodIsNanoseconds) {
+      info.warnings.add(sourceName + ": could not measure the time between samples of "
+          + info.samplingEvent + "; assuming " + SampleIntervalEstimate.FALLBACK_NS + " ns.");
+    }
+  }
+}

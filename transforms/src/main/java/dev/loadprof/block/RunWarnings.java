@@ -1,0 +1,40 @@
+package dev.loadprof.block;
+
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceHealth;
+
+/** The loud warnings about a run whose figures may be off, from what reading it counted. */
+final class RunWarnings {
+  private RunWarnings() {}
+
+  static void add(RunInfo info, String sourceName, boolean plainLayout) {
+    TraceHealth health = info.health;
+    long lost = health.get(TraceHealth.SWITCHES_LOST_TO_SAMPLING);
+    if (lost > 0) {
+      info.warnings.add(String.format(
+          "%s: sched_switch was frequency-sampled (perf record -F or -c): %d switch records stand"
+              + " for %d lost switches; loads are unreliable. Record again without -F/-c (use"
+              + " -e cpu-clock/freq=N/ to change the sample rate).",
+          sourceName, health.get(TraceHealth.FREQ_SAMPLED_SWITCH_RECORDS), lost));
+    }
+    if (plainLayout) {
+      info.warnings.add(sourceName + ": no pids in this trace (plain perf script): threads are"
+          + " grouped into processes by name. For exact processes run: perf script -F"
+          + " comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns --show-task-events");
+    }
+    long unknown = health.get(TraceHealth.UNKNOWN_PID_SWITCHES);
+    if (unknown >= 10 && unknown * 100 > health.get(TraceHealth.SWITCH_RECORDS)) {
+      info.warnings.add(sourceName + ": " + unknown + " switch records name a thread whose"
+          + " process is unknown, so loads are undercounted. Run perf script with"
+          + " --show-task-events (and -F comm,pid,tid,...) so that every thread's process is known.");
+    }
+    if (health.get(TraceHealth.LOST_EVENTS) > 0) {
+      info.warnings.add(sourceName + ": perf lost " + health.get(TraceHealth.LOST_EVENTS)
+          + " events; loads near those instants may be off.");
+    }
+    if (health.get(TraceHealth.MALFORMED_LINES) > 0) {
+      info.warnings.add(sourceName + ": " + health.get(TraceHealth.MALFORMED_LINES)
+          + " malformed lines were skipped, first: " + health.malformedExamples().get(0));
+    }
+  }
+}

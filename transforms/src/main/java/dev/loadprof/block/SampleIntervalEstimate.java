@@ -1,0 +1,75 @@
+package dev.loadprof.block;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The typical time between two samples of a running thread, estimated from the first samples of
+ * a run and then fixed, so that every block of the run uses the same one. For events that count
+ * nanoseconds it is the period; for others, the median gap between consecutive samples of a
+ * thread on one CPU.
+ */
+final class SampleIntervalEstimate {
+  /** Samples of this many threads/gaps are enough to estimate the sample interval. */
+  private static final int SIZE = 1001;
+  /** Used only when a non-time event's samples never come close enough to measure a gap. */
+  static final long FALLBACK_NS = 1_000_000;
+  /** Gaps longer than this are a thread that slept, not the sampling rate. */
+  private static final long MAX_GAP_NS = 100_000_000L;
+
+  private final long[] candidates = new long[SIZE];
+  private int count;
+  private long frozenNs; // 0 until frozen
+  private final Map<Long, Long> lastSampleOfCpuTid = new HashMap<>();
+
+  /** cpu-clock and task-clock count nanoseconds (with or without modifiers such as ":u"). */
+  static boolean countsNanoseconds(String event) {
+    String base = event.split(":", 2)[0];
+    return base.equals("cpu-clock") || base.equals("task-clock");
+  }
+
+  void note(int cpu, int tid, long timeNs, long period, boolean periodIsNanoseconds) {
+    if (frozenNs != 0 || count == SIZE) {
+      return;
+    }
+    if (periodIsNanoseconds) {
+      if (period > 0) {
+        candidates[count++] = period;
+      }
+      return;
+    }
+    long key = ((long) cpu << 32) | (tid & 0xffffffffL);
+    Long previous = lastSampleOfCpuTid.put(key, timeNs);
+    long gap = previous == null ? 0 : timeNs - previous;
+    if (gap > 0 && gap < MAX_GAP_NS) {
+      candidates[count++] = gap;
+    }
+  }
+
+  boolean isFrozen() {
+    return frozenNs != 0;
+  }
+
+  /** The fixed interval; 0 before {@link #freeze}. */
+  long nanos() {
+    return frozenNs;
+  }
+
+  /**
+   * Fixes the interval: the median of what was noted, or {@link #FALLBACK_NS} when nothing was.
+   *
+   * @return false when nothing could be measured and the fallback is used
+   */
+  boolean freeze() {
+    lastSampleOfCpuTid.clear();
+    if (count == 0) {
+      frozenNs = FALLBACK_NS;
+      return false;
+    }
+    long[] sorted = Arrays.copyOf(candidates, count);
+    Arrays.sort(sorted);
+    frozenNs = Math.max(1, sorted[sorted.length / 2]);
+    return true;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.loadprof.block;
+
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceHealth;
+
+/**
+ * When a run cannot be analyzed at all: it has no samples and no switches (not perf script
+ * output), no sched_switch records (loads cannot be known), or no samples of a sampling event.
+ * The verdict is {@link RunInfo#unusableReason}; the reports leave such runs' samples out.
+ */
+public final class UnusablePolicy {
+  /** Starts the warning line that shows the verdict to people (summary.json, the log). */
+  public static final String WARNING_PREFIX = "UNUSABLE: ";
+
+  private static final String RECORD = "perf record -k mono -a -g -e cpu-clock -e"
+      + " sched:sched_switch -o X.data -- CMD; perf script -i X.data -F"
+      + " comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns --show-task-events";
+
+  private UnusablePolicy() {}
+
+  /**
+   * Why this run cannot be analyzed, as a one-line message that names the file and the perf
+   * command to use, or "" when it can. Depends only on what the run's RunInfo says, so a run
+   * read back from an archive gets the same verdict.
+   */
+  public static String reasonOf(RunInfo info) {
+    if (info.health.get(TraceHealth.SWITCH_RECORDS) == 0
+        && info.health.get(TraceHealth.SAMPLE_RECORDS) == 0) {
+      return info.source + ": no perf samples or sched_switch records found ("
+          + info.health.get(TraceHealth.MALFORMED_LINES) + " unreadable lines). Is this perf"
+          + " script output? Make one with: " + RECORD;
+    }
+    if (info.health.get(TraceHealth.SWITCH_RECORDS) == 0) {
+      return info.source + ": no sched:sched_switch records, so loads cannot be known. Record"
+          + " with: " + RECORD;
+    }
+    if (info.samplingEvent.isEmpty()) {
+      return info.source + ": no samples of a sampling event (cpu-clock, cycles, ...). Record"
+          + " with: " + RECORD;
+    }
+    return "";
+  }
+
+  /** Sets the run's verdict and, for an unusable run, puts the reason first among its warnings. */
+  public static void judge(RunInfo info) {
+    info.unusableReason = reasonOf(info);
+    if (info.isUnusable()) {
+      info.warnings.add(0, WARNING_PREFIX + info.unusableReason);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.loadprof.report;
+
+import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.TraceHealth;
+import dev.loadprof.profile.LoadRange;
+import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.StackWeight;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Builds the {@link Analysis} from the aggregated parts of a job: the one place where unusable
+ * runs and the pid/comm filters are applied, and where every sample left out is counted by
+ * reason in its run's health.
+ */
+public final class AnalysisAssembler {
+  private AnalysisAssembler() {}
+
+  /**
+   * @param runInfos the runs as read; not modified (copies get the added health counters)
+   * @param health per run id, counters from interval building to add to the run's health
+   * @param accumulators one per (run, process), over all windows
+   */
+  public static Analysis assemble(List<RunInfo> runInfos, Map<String, Map<String, Long>> health,
+      Iterable<ProcessAccumulator> accumulators, Filters filters) {
+    List<RunInfo> runs = new ArrayList<>();
+    for (RunInfo input : runInfos) {
+      RunInfo r = input.copy();
+      Map<String, Long> h = health.get(r.runId);
+      if (h != null) {
+        h.forEach(r.health::add);
+      }
+      runs.add(r);
+    }
+    runs.sort(Comparator.comparing(r -> r.runId));
+    Map<String, RunInfo> byId = new HashMap<>();
+    runs.forEach(r -> byId.put(r.runId, r));
+    Pattern comm = filters.commRegex() == null ? null : Pattern.compile(filters.commRegex());
+    List<ProcessLoad> processes = new ArrayList<>();
+    List<StackWeight> stacks = new ArrayList<>();
+    for (ProcessAccumulator acc : accumulators) {
+      RunInfo run = byId.get(acc.runId);
+      if (run != null && acc.pid == TraceEventSink.UNKNOWN_ID) {
+        acc.health.forEach(run.health::add);
+        continue;
+      }
+      if (acc.pid == 0 || acc.samples == 0 || run == null) {
+        continue; // the idle task (its samples are idle_samples), or never sampled
+      }
+      if (run.isUnusable()) {
+        run.health.add(TraceHealth.SAMPLES_OF_UNUSABLE_RUN, acc.samples);
+        continue;
+      }
+      String name = run.processName(acc.pid);
+      if ((filters.pids() != null && !filters.pids().contains(acc.pid))
+          || (comm != null && !comm.matcher(name).find())) {
+        run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
+        continue;
+      }
+      run.health.add(TraceHealth.SAMPLES_IN_PROFILES, acc.samples);
+      processes.add(acc.toProcessLoad(name));
+      stacks.addAll(acc.toStackWeights());
+    }
+    LoadRange range = filters.loadRange() == null ? LoadRange.ALL
+        : LoadRange.parse(filters.loadRange());
+    return new Analysis(runs, processes, stacks, range, GroupBy.parse(filters.groupBy()));
+  }
+}
