@@ -3,6 +3,7 @@ package dev.loadprof.pipelines;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,9 +32,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Archives and outputs on real stores on 127.0.0.1: S3 (S3Mock, its own JVM) and HDFS
- * (MiniDFSCluster). The CLI runs as its own process with only the standard environment
- * (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION; an hdfs:// URI).
- * Every analysis must give the bytes of analyzing the local traces.
+ * (MiniDFSCluster), one of each for the class. Where the environment is what is tested (a
+ * user's shell: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION; an
+ * hdfs:// URI), and for concurrent or killed jobs, the CLI runs as its own process; the other
+ * calls run in this JVM with the S3 server given as pass-through Beam options. Every analysis
+ * must give the bytes of analyzing the local traces, on the DirectRunner and on the local Flink
+ * session cluster.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StoresIT {
@@ -42,6 +46,7 @@ class StoresIT {
 
   LocalS3Server s3;
   LocalHdfs hdfs;
+  LocalFlinkCluster flink;
   String phases;
   String mixed;
   Path local;
@@ -61,6 +66,9 @@ class StoresIT {
 
   @AfterAll
   void stopStores() throws Exception {
+    if (flink != null) {
+      flink.stop();
+    }
     if (hdfs != null) {
       hdfs.close();
     }
@@ -77,11 +85,23 @@ class StoresIT {
     return store.equals("s3") ? s3.environment() : Map.of();
   }
 
+  /** The CLI in its own JVM, reaching the store from the environment alone. */
   CliProcess.Result cli(String store, String... args) throws Exception {
     Path log = Files.createTempFile(tmp, "cli-", ".log");
     CliProcess.Result r = CliProcess.run(env(store), log, args);
     System.out.print(r.output());
     return r;
+  }
+
+  /** The CLI in this JVM; S3 is reached through pass-through options (this JVM has no env). */
+  CliProcess.Result inProcess(String store, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    if (store.equals("s3")) {
+      all.addAll(s3.beamArgs());
+    }
+    ArchiveCliTest.Run r = ArchiveCliTest.cli(all.toArray(new String[0]));
+    System.out.print(r.out() + r.err());
+    return new CliProcess.Result(r.code(), r.out() + r.err());
   }
 
   @ParameterizedTest
@@ -94,53 +114,48 @@ class StoresIT {
     CliProcess.Result analyzed = cli(store, "analyze", "--out", out, archive);
     assertEquals(0, analyzed.code(), analyzed.output());
     assertSameAsLocal(out);
-    CliProcess.Result again = cli(store, "archive", "--out", archive, phases, mixed);
+    CliProcess.Result again = inProcess(store, "archive", "--out", archive, phases, mixed);
     assertEquals(0, again.code(), again.output());
     assertTrue(again.output().contains("Nothing to do"), again.output());
   }
 
+  /**
+   * Four archive jobs at once into one archive: three of different runs, which all land, and two
+   * of those plus a fourth with one run id ('clash') but different traces: exactly one of the
+   * pair wins and the other exits 2.
+   */
   @ParameterizedTest
   @ValueSource(strings = {"s3", "hdfs"})
-  void concurrentJobsOfDifferentRunsAllLand(String store) throws Exception {
+  void concurrentJobsAllLandAndOfOneRunIdExactlyOneWins(String store) throws Exception {
     String archive = base(store, "concurrent");
-    Path copy = Files.copy(Path.of(phases), tmp.resolve(store + "-phases2.txt.gz"));
-    List<Process> jobs = new ArrayList<>();
-    List<Path> logs = new ArrayList<>();
-    for (String trace : List.of(phases, mixed, copy.toString())) {
-      Path log = Files.createTempFile(tmp, "concurrent-", ".log");
-      logs.add(log);
-      jobs.add(CliProcess.start(env(store), List.of(), log, "archive", "--out", archive, trace));
-    }
-    for (int i = 0; i < jobs.size(); i++) {
-      CliProcess.Result r = CliProcess.finish(jobs.get(i), logs.get(i));
-      assertEquals(0, r.code(), r.output());
-    }
-    assertEquals(new TreeSet<>(List.of("phases", "mixed", store + "-phases2")), runIds(archive));
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"s3", "hdfs"})
-  void twoTracesWithOneRunIdAtOnceExactlyOneWins(String store) throws Exception {
-    String archive = base(store, "clash");
     Path a = Files.copy(Path.of(phases), Files.createDirectories(tmp.resolve(store + "-a"))
         .resolve("clash.txt.gz"));
     Path b = Files.copy(Path.of(mixed), Files.createDirectories(tmp.resolve(store + "-b"))
         .resolve("clash.txt.gz"));
-    Path logA = tmp.resolve(store + "-clash-a.log");
-    Path logB = tmp.resolve(store + "-clash-b.log");
-    Process jobA = CliProcess.start(env(store), List.of(), logA, "archive", "--out", archive,
-        a.toString());
-    Process jobB = CliProcess.start(env(store), List.of(), logB, "archive", "--out", archive,
-        b.toString());
-    CliProcess.Result ra = CliProcess.finish(jobA, logA);
-    CliProcess.Result rb = CliProcess.finish(jobB, logB);
-    System.out.print(ra.output() + rb.output());
+    List<String> traces = List.of(phases, mixed, a.toString(), b.toString());
+    List<Process> jobs = new ArrayList<>();
+    List<Path> logs = new ArrayList<>();
+    for (String trace : traces) {
+      Path log = Files.createTempFile(tmp, "concurrent-", ".log");
+      logs.add(log);
+      jobs.add(CliProcess.start(env(store), List.of(), log, "archive", "--out", archive, trace));
+    }
+    List<CliProcess.Result> results = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      results.add(CliProcess.finish(jobs.get(i), logs.get(i)));
+      System.out.print(results.get(i).output());
+    }
+    assertEquals(0, results.get(0).code(), results.get(0).output());
+    assertEquals(0, results.get(1).code(), results.get(1).output());
+    CliProcess.Result ra = results.get(2);
+    CliProcess.Result rb = results.get(3);
     List<Integer> codes = new ArrayList<>(List.of(ra.code(), rb.code()));
     codes.sort(null);
     assertEquals(List.of(0, 2), codes, ra.output() + rb.output());
     CliProcess.Result loser = ra.code() == 2 ? ra : rb;
     assertTrue(loser.output().contains("already holds a different trace with the run id"
         + " 'clash'"), loser.output());
+    assertEquals(new TreeSet<>(List.of("phases", "mixed", "clash")), runIds(archive));
     RunManifestRecord manifest = readManifest(archive, "clash");
     String winner = ra.code() == 0 ? a.toString() : b.toString();
     assertEquals(winner, manifest.getSource());
@@ -162,12 +177,12 @@ class StoresIT {
     assertTrue(debris.stream().anyMatch(f -> f.contains("/blocks/phases/")), debris.toString());
     assertTrue(debris.stream().anyMatch(f -> f.contains("/index/")), debris.toString());
     assertTrue(runIds(archive).isEmpty());
-    CliProcess.Result analyzed = cli(store, "analyze", "--out", tmp.resolve(store + "-k").toString(),
-        archive);
+    CliProcess.Result analyzed = inProcess(store, "analyze", "--out",
+        tmp.resolve(store + "-k").toString(), archive);
     assertEquals(2, analyzed.code(), analyzed.output());
     assertTrue(analyzed.output().contains("archive without runs"), analyzed.output());
 
-    CliProcess.Result next = cli(store, "archive", "--out", archive,
+    CliProcess.Result next = inProcess(store, "archive", "--out", archive,
         "--debris-grace-minutes", "0", phases);
     assertEquals(0, next.code(), next.output());
     RunManifestRecord manifest = readManifest(archive, "phases");
@@ -181,22 +196,48 @@ class StoresIT {
   @ValueSource(strings = {"s3", "hdfs"})
   void nightsAndHostsSelectRuns(String store) throws Exception {
     String archive = base(store, "nights");
-    assertEquals(0, cli(store, "archive", "--out", archive, "--night", "2026-11-20", phases)
+    assertEquals(0, inProcess(store, "archive", "--out", archive, "--night", "2026-11-20", phases)
         .code());
-    assertEquals(0, cli(store, "archive", "--out", archive, "--night", "2026-11-21", mixed)
+    assertEquals(0, inProcess(store, "archive", "--out", archive, "--night", "2026-11-21", mixed)
         .code());
     Path out = tmp.resolve(store + "-night21");
-    CliProcess.Result r = cli(store, "analyze", "--out", out.toString(), "--nights",
+    CliProcess.Result r = inProcess(store, "analyze", "--out", out.toString(), "--nights",
         "2026-11-21..2026-11-30", archive);
     assertEquals(0, r.code(), r.output());
     assertEquals(List.of("mixed"), runsOf(out));
-    CliProcess.Result none = cli(store, "analyze", "--out", out.toString(), "--nights",
+    CliProcess.Result none = inProcess(store, "analyze", "--out", out.toString(), "--nights",
         "2026-11-19", archive);
     assertEquals(2, none.code(), none.output());
-    CliProcess.Result both = cli(store, "analyze", "--out", out.toString(), "--hosts", "_",
+    CliProcess.Result both = inProcess(store, "analyze", "--out", out.toString(), "--hosts", "_",
         archive);
     assertEquals(0, both.code(), both.output());
     assertEquals(List.of("mixed", "phases"), runsOf(out));
+  }
+
+  /**
+   * The session cluster's TaskManagers read the archive from the store: the job carries the
+   * endpoint and the HDFS NameNode in its options, the stores jar is staged with it, and the
+   * cluster's processes have the same AWS environment as the user's shell.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void analyzingFromTheStoreOnTheFlinkSessionClusterGivesTheLocalBytes(String store)
+      throws Exception {
+    assumeFalse(Boolean.getBoolean("loadprof.skipCluster"),
+        "Flink session cluster tests skipped (-Dloadprof.skipCluster=true)");
+    String archive = base(store, "flink-archive");
+    CliProcess.Result archived = inProcess(store, "archive", "--out", archive, phases, mixed);
+    assertEquals(0, archived.code(), archived.output());
+    if (flink == null) {
+      flink = new LocalFlinkCluster(LocalFlinkCluster.HOME.resolve(
+          "pipelines/target/flink-cluster-stores-it"), s3.environment());
+      System.out.printf("TIMING cluster start: %d ms%n", flink.start());
+    }
+    Path out = tmp.resolve(store + "-flink-out");
+    CliProcess.Result analyzed = cli(store, "analyze", "--runner", "flink-cluster",
+        "--jobName=loadprof-stores-it-" + store, "--out", out.toString(), archive);
+    assertEquals(0, analyzed.code(), analyzed.output());
+    ArchiveCliTest.assertSameOutputs(local, out);
   }
 
   // ------------------------------------------------------------------ helpers
