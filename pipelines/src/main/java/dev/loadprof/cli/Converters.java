@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.compare.Thresholds;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.report.GroupBy;
 import java.util.regex.Pattern;
@@ -15,21 +16,33 @@ import picocli.CommandLine.TypeConversionException;
 final class Converters {
   private Converters() {}
 
-  /** A process id: a positive whole number. */
+  /** A process id: a whole number, 0 or more. */
   static final class Pid implements ITypeConverter<Integer> {
     @Override
     public Integer convert(String text) {
-      try {
-        int pid = Integer.parseInt(text.trim());
-        if (pid >= 0) {
-          return pid;
-        }
-      } catch (NumberFormatException e) {
-        // fall through to the message
-      }
-      throw new TypeConversionException("'" + text + "' is not a process id; give whole"
-          + " numbers, e.g. -p 1599 or -p 1599,1600");
+      return wholeNumber(text, 0, "'" + text + "' is not a process id; give whole numbers, e.g."
+          + " -p 1599 or -p 1599,1600");
     }
+  }
+
+  /** A whole number of at least 1. */
+  static final class Positive implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String text) {
+      return wholeNumber(text, 1, "'" + text + "' is not a whole number of at least 1");
+    }
+  }
+
+  private static int wholeNumber(String text, int min, String otherwise) {
+    try {
+      int n = Integer.parseInt(text.trim());
+      if (n >= min) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message
+    }
+    throw new TypeConversionException(otherwise);
   }
 
   /** A duration, "1s", "250ms", "1.5s" or milliseconds, as milliseconds in [1, 500000]. */
@@ -96,6 +109,35 @@ final class Converters {
     @Override
     void check(String text) {
       GroupBy.parse(text);
+    }
+  }
+
+  /** Thresholds: a relative change, an absolute real-time change or both, e.g. 5%,10ms. */
+  static final class Threshold implements ITypeConverter<Thresholds> {
+    @Override
+    public Thresholds convert(String text) {
+      try {
+        return Thresholds.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** A significance level in (0, 1), e.g. 0.05. */
+  static final class Alpha implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String text) {
+      try {
+        double a = Double.parseDouble(text);
+        if (a > 0 && a < 1) {
+          return a;
+        }
+      } catch (NumberFormatException e) {
+        // fall through to the message
+      }
+      throw new TypeConversionException("'" + text + "' is not a significance level; give a"
+          + " number between 0 and 1, e.g. 0.05");
     }
   }
 

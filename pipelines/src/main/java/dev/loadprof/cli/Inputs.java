@@ -18,8 +18,12 @@ import org.apache.beam.sdk.io.fs.MatchResult;
  * expanded, every file checked to exist, and every run id given once.
  */
 final class Inputs {
-  /** Trace files and archive directories, each run once, and the number of runs. */
-  record Resolved(List<String> traces, List<String> archives, int runs) {}
+  /** Trace files and archive directories, each run once, and the ids of all their runs. */
+  record Resolved(List<String> traces, List<String> archives, List<String> runIds) {
+    int runs() {
+      return runIds.size();
+    }
+  }
 
   private Inputs() {}
 
@@ -43,7 +47,10 @@ final class Inputs {
             + "); give the trace or the archive, not both");
       }
     }
-    return new Resolved(traces, archives, traces.size() + archivedRuns.size());
+    List<String> runIds = new ArrayList<>();
+    traces.forEach(file -> runIds.add(ParseTraces.runIdOf(file)));
+    runIds.addAll(archivedRuns.keySet());
+    return new Resolved(traces, archives, runIds);
   }
 
   /** Expands globs, checks every trace exists, and that no two traces have the same run id. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.beam.WriteReports;
+import dev.loadprof.compare.CompareInputException;
 import dev.loadprof.report.PprofReport;
 import dev.loadprof.report.Report;
 import dev.loadprof.report.Reports;
@@ -48,9 +49,31 @@ final class JobOutcome {
   }
 
   /**
-   * A job that threw: damage found while reading an archive, or a run id that another archive
-   * job won with a different trace, is bad input (exit 2, one line); anything else is a failed
-   * job (exit 1), told by its root cause's message.
+   * Compare and nightly: the console summary, the outputs written, and the exit code of the
+   * verdict in {@code jsonFile} (3 for a significant real-time regression, else 0).
+   */
+  static int judged(String outDir, String jsonFile, List<String> outputs, PrintStream out,
+      PrintStream err) {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(outDir,
+        WriteReports.CONSOLE_SUMMARY_FILE)))) {
+      out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      out.println("(no summary written: " + e.getMessage() + ")");
+    }
+    out.println("Outputs in " + outDir + "/: " + String.join(", ", outputs));
+    ResourceId json = resolve(outDir, jsonFile);
+    try (InputStream in = Channels.newInputStream(FileSystems.open(json))) {
+      return new ObjectMapper().readTree(in).path("exit_code").asInt(ExitCode.JOB_FAILED);
+    } catch (IOException e) {
+      err.println("loadprof: the job wrote no readable " + json + ": " + e.getMessage());
+      return ExitCode.JOB_FAILED;
+    }
+  }
+
+  /**
+   * A job that threw: damage found while reading an archive, runs that cannot be compared, or a
+   * run id that another archive job won with a different trace, are bad input (exit 2, one
+   * line); anything else is a failed job (exit 1), told by its root cause's message.
    */
   static int failed(RuntimeException e, PrintStream err) {
     ArchiveRunConflictException conflict = ArchiveRunConflictException.find(e);
@@ -63,6 +86,11 @@ final class JobOutcome {
       err.println("loadprof: " + badArchive.getMessage());
       return ExitCode.BAD_INPUT;
     }
+    String cannotCompare = compareInputMessage(e);
+    if (cannotCompare != null) {
+      err.println("loadprof: " + cannotCompare);
+      return ExitCode.BAD_INPUT;
+    }
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
@@ -71,6 +99,26 @@ final class JobOutcome {
     err.println("loadprof: the job failed: " + why + " (run again with --verbose for the"
         + " runner's log)");
     return ExitCode.JOB_FAILED;
+  }
+
+  /**
+   * The message of a CompareInputException in the chain of causes, or null. A cluster runner may
+   * hand the exception back as a stand-in that only keeps its class name and message, in its
+   * text.
+   */
+  private static String compareInputMessage(Throwable t) {
+    String prefix = CompareInputException.class.getName() + ": ";
+    for (int depth = 0; t != null && depth < 50; depth++, t = t.getCause()) {
+      if (t instanceof CompareInputException c) {
+        return c.getMessage();
+      }
+      String text = String.valueOf(t);
+      int at = text.indexOf(prefix);
+      if (at >= 0) {
+        return text.substring(at + prefix.length()).lines().findFirst().orElse("");
+      }
+    }
+    return null;
   }
 
   /** The sum of a loadprof counter over the job, 0 when the runner has no metrics. */

@@ -20,9 +20,10 @@ import picocli.CommandLine.ScopeType;
     scope = ScopeType.INHERIT, mixinStandardHelpOptions = true, versionProvider = Version.class,
     usageHelpWidth = 100, sortOptions = false,
     description = Usage.ABOUT,
-    subcommands = {AnalyzeCommand.class, ArchiveCommand.class},
+    subcommands = {AnalyzeCommand.class, ArchiveCommand.class, CompareCommand.class,
+        NightlyCommand.class},
     footer = "%nRun 'loadprof COMMAND --help' for a command's options." + Usage.RECORD
-        + Usage.EXIT_CODES)
+        + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression.%n")
 public final class LoadprofCli {
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));

@@ -37,6 +37,8 @@ final class Usage {
 
   static final String EXIT_CODES = "%n" + ExitCode.DOCUMENTED + "%n";
 
+  static final String COMPARE_EXIT_CODES = "%n" + ExitCode.DOCUMENTED_COMPARE + "%n";
+
   private Usage() {}
 
   /** A usage error as one line: what is wrong, and the --help to run. */

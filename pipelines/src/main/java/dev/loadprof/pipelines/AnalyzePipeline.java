@@ -8,6 +8,7 @@ import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.Filters;
 import java.util.List;
 import java.util.Set;
@@ -42,6 +43,15 @@ public final class AnalyzePipeline {
   /** The same, with the runs of archive directories (loadprof archive) added to the traces. */
   public static void build(Pipeline p, List<String> traces, List<String> archives,
       AnalyzeOptions options) {
+    build(p, traces, archives, options, WriteReports.ANALYZE);
+  }
+
+  /**
+   * The same steps, but the last one hands the assembled analysis to {@code writer} (compare,
+   * nightly) instead of writing analyze's reports; it writes atomically into --out all the same.
+   */
+  public static void build(Pipeline p, List<String> traces, List<String> archives,
+      AnalyzeOptions options, AnalysisWriter writer) {
     PCollection<String> paths = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         // Spread the files over workers; each file is read by one worker.
@@ -58,7 +68,7 @@ public final class AnalyzePipeline {
         .apply("Aggregate profiles", new AggregateProfiles())
         .apply("Write reports", new WriteReports(runs, options.getOut(),
             new Filters(pids(options), options.getComm(), options.getLoad(),
-                options.getGroupBy())));
+                options.getGroupBy()), writer));
   }
 
   private static Set<Integer> pids(AnalyzeOptions options) {
@@ -73,8 +83,14 @@ public final class AnalyzePipeline {
   /** Builds and runs the pipeline over traces and archives, waiting for it to finish. */
   public static PipelineResult run(List<String> traces, List<String> archives,
       AnalyzeOptions options) {
+    return run(traces, archives, options, WriteReports.ANALYZE);
+  }
+
+  /** Runs the pipeline whose last step is {@code writer}, waiting for it to finish. */
+  public static PipelineResult run(List<String> traces, List<String> archives,
+      AnalyzeOptions options, AnalysisWriter writer) {
     Pipeline p = Pipeline.create(options);
-    build(p, traces, archives, options);
+    build(p, traces, archives, options, writer);
     PipelineResult result = p.run();
     result.waitUntilFinish();
     return result;

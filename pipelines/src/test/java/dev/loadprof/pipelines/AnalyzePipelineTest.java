@@ -86,7 +86,8 @@ class AnalyzePipelineTest {
   static String canonical(ProcessAccumulator a) {
     List<String> stacks = new ArrayList<>();
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
-      stacks.add(e.getKey().load() + ":" + Arrays.stream(e.getKey().stack().frames())
+      stacks.add(e.getKey().tid() + "@" + e.getKey().load() + ":"
+          + Arrays.stream(e.getKey().stack().frames())
           .map(Frame::toString).collect(Collectors.joining(";")) + "=" + e.getValue()[0] + "/"
           + e.getValue()[1]);
     }

@@ -515,7 +515,9 @@ class CliTest {
     for (ProfileProto.Sample s : p.getSampleList()) {
       for (ProfileProto.Label l : s.getLabelList()) {
         if (p.getStringTable((int) l.getKey()).equals(key)) {
-          values.add(p.getStringTable((int) l.getStr()));
+          // String labels (process, run) by their text, numeric ones (pid, tid, load) in decimal.
+          values.add(l.getStr() != 0 ? p.getStringTable((int) l.getStr())
+              : Long.toString(l.getNum()));
         }
       }
     }

@@ -52,6 +52,29 @@ final class LocalFlinkCluster {
     return (System.nanoTime() - t0) / 1_000_000;
   }
 
+  /**
+   * Waits until nothing listens on the cluster's REST port: another test's cluster (another
+   * worktree on this machine) must not receive this test's jobs.
+   */
+  static void awaitRestPortFree(Duration timeout) throws InterruptedException {
+    String master = RunnerConfig.load("flink-cluster").options().get("flinkMaster");
+    int port = Integer.parseInt(master.substring(master.lastIndexOf(':') + 1));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try (java.net.Socket socket = new java.net.Socket()) {
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1_000);
+      } catch (IOException free) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        fail("port " + port + " (the Flink cluster's REST port) stayed in use for " + timeout
+            + "; stop the other cluster (scripts/flink-cluster.sh stop)");
+      }
+      System.out.println("port " + port + " in use by another Flink cluster; waiting");
+      Thread.sleep(10_000);
+    }
+  }
+
   void stop() throws IOException, InterruptedException {
     if (started) {
       script("stop");

@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -229,9 +230,16 @@ class StoresIT {
     CliProcess.Result archived = inProcess(store, "archive", "--out", archive, phases, mixed);
     assertEquals(0, archived.code(), archived.output());
     if (flink == null) {
-      flink = new LocalFlinkCluster(LocalFlinkCluster.HOME.resolve(
+      LocalFlinkCluster.awaitRestPortFree(Duration.ofMinutes(10));
+      LocalFlinkCluster cluster = new LocalFlinkCluster(LocalFlinkCluster.HOME.resolve(
           "pipelines/target/flink-cluster-stores-it"), s3.environment());
-      System.out.printf("TIMING cluster start: %d ms%n", flink.start());
+      try {
+        System.out.printf("TIMING cluster start: %d ms%n", cluster.start());
+      } catch (Throwable e) {
+        cluster.stop(); // whatever of it did start
+        throw e;
+      }
+      flink = cluster;
     }
     Path out = tmp.resolve(store + "-flink-out");
     CliProcess.Result analyzed = cli(store, "analyze", "--runner", "flink-cluster",

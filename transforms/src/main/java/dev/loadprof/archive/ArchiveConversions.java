@@ -139,6 +139,7 @@ public final class ArchiveConversions {
         .setSource(run.source)
         .setFingerprint(storage.fingerprint())
         .setHost(run.host)
+        .setCapturedOn(run.capturedOn)
         .setStartNs(run.startNs)
         .setEndNs(run.endNs)
         .setCpuCount(run.cpuCount)
@@ -171,6 +172,7 @@ public final class ArchiveConversions {
     run.runId = m.getRunId();
     run.source = m.getSource();
     run.host = m.getHost();
+    run.capturedOn = m.getCapturedOn();
     run.samplingEvent = m.getSamplingEvent();
     run.periodIsNanoseconds = m.getPeriodIsNs();
     run.sampleIntervalNs = m.getSampleIntervalNs();

@@ -51,6 +51,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     out.writeInt(a.stacks.size());
     for (Map.Entry<ProcessAccumulator.LoadStack, long[]> e : a.stacks.entrySet()) {
       Frame[] stack = e.getKey().stack().frames();
+      out.writeInt(e.getKey().tid());
       out.writeInt(e.getKey().load());
       out.writeInt(stack.length);
       for (Frame f : stack) {
@@ -79,12 +80,13 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
     Frame[] frames = FrameCodec.readTable(in);
     int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {
+      int tid = in.readInt();
       int load = in.readInt();
       Frame[] stack = new Frame[in.readInt()];
       for (int f = 0; f < stack.length; f++) {
         stack[f] = frames[in.readInt()];
       }
-      a.stacks.put(new ProcessAccumulator.LoadStack(load, new CallStack(stack)),
+      a.stacks.put(new ProcessAccumulator.LoadStack(tid, load, new CallStack(stack)),
           new long[] {in.readLong(), in.readLong()});
     }
     return a;

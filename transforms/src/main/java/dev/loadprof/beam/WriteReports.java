@@ -3,6 +3,7 @@ package dev.loadprof.beam;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.ConsoleSummary;
 import dev.loadprof.report.Filters;
@@ -40,14 +41,25 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   /** The console summary's file, which the CLI prints; see {@link ConsoleSummary}. */
   public static final String CONSOLE_SUMMARY_FILE = ConsoleSummary.FILE_NAME;
 
+  /** analyze's outputs: every report of {@link Reports#ALL}. */
+  public static final AnalysisWriter ANALYZE = Reports::writeAll;
+
   private final PCollection<RunInfo> runs;
   private final String outputDir;
   private final Filters filters;
+  private final AnalysisWriter writer;
 
   public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters) {
+    this(runs, outputDir, filters, ANALYZE);
+  }
+
+  /** Writes what {@code writer} makes of the analysis instead of analyze's reports. */
+  public WriteReports(PCollection<RunInfo> runs, String outputDir, Filters filters,
+      AnalysisWriter writer) {
     this.runs = runs;
     this.outputDir = outputDir;
     this.filters = filters;
+    this.writer = writer;
   }
 
   @Override
@@ -61,7 +73,7 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     // One trigger element, so the reports are written even when no process was found.
     p.apply("Once", Create.of("reports"))
         .apply("Write reports", ParDo.of(
-                new WriteFn(runsView, healthView, processesView, outputDir, filters))
+                new WriteFn(runsView, healthView, processesView, outputDir, filters, writer))
             .withSideInputs(runsView, healthView, processesView));
     return PDone.in(p);
   }
@@ -72,23 +84,25 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     private final PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView;
     private final String outputDir;
     private final Filters filters;
+    private final AnalysisWriter writer;
 
     WriteFn(PCollectionView<List<RunInfo>> runsView,
         PCollectionView<Map<String, Map<String, Long>>> healthView,
         PCollectionView<Iterable<KV<String, ProcessAccumulator>>> processesView,
-        String outputDir, Filters filters) {
+        String outputDir, Filters filters, AnalysisWriter writer) {
       this.runsView = runsView;
       this.healthView = healthView;
       this.processesView = processesView;
       this.outputDir = outputDir;
       this.filters = filters;
+      this.writer = writer;
     }
 
     @ProcessElement
     public void process(ProcessContext c) throws IOException {
       Analysis analysis = assemble(c.sideInput(runsView), c.sideInput(healthView),
           c.sideInput(processesView), filters);
-      writeAtomically(analysis, outputDir);
+      writeAtomically(analysis, outputDir, writer);
     }
   }
 
@@ -100,14 +114,20 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     return AnalysisAssembler.assemble(runs, health, values, filters);
   }
 
-  /** Writes all outputs into a fresh temporary directory, then moves them into outputDir. */
+  /** Writes analyze's outputs into a temporary directory, then moves them into outputDir. */
   public static void writeAtomically(Analysis analysis, String outputDir) throws IOException {
+    writeAtomically(analysis, outputDir, ANALYZE);
+  }
+
+  /** Writes what {@code writer} makes of the analysis, atomically, into outputDir. */
+  public static void writeAtomically(Analysis analysis, String outputDir, AnalysisWriter writer)
+      throws IOException {
     ResourceId dir = FileSystems.matchNewResource(outputDir, true);
     ResourceId tmp = dir.resolve(".loadprof-tmp-" + UUID.randomUUID(),
         StandardResolveOptions.RESOLVE_DIRECTORY);
     List<ResourceId> written = new ArrayList<>();
     try {
-      Reports.writeAll(analysis, name -> create(tmp, name, written));
+      writer.write(analysis, name -> create(tmp, name, written));
     } catch (UncheckedIOException e) {
       discard(tmp, written);
       throw e.getCause();

@@ -139,7 +139,7 @@ public final class LoadJoiner {
       stack = new CallStack(b.stackTable.framesOf(stackId));
       stacks[stackId] = stack;
     }
-    acc.addSample(load, b.sampleCpuNs(i), stack);
+    acc.addSample(b.samples.tid[i], load, b.sampleCpuNs(i), stack);
     if (b.sampleFlags != null && b.sampleFlags[i] == EventBlock.FLAG_CONTRADICTED) {
       acc.addHealth(TraceHealth.SAMPLES_CONTRADICTED, 1);
     }

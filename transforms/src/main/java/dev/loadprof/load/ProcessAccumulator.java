@@ -27,7 +27,7 @@ public final class ProcessAccumulator implements Serializable {
   public long spanStartNs = Long.MAX_VALUE;
   public long spanEndNs = Long.MIN_VALUE;
   public TreeMap<String, Long> health = new TreeMap<>();
-  /** (load, stack) -> {count, cpuNs}. */
+  /** (tid, load, stack) -> {count, cpuNs}. */
   public HashMap<LoadStack, long[]> stacks = new HashMap<>();
 
   public ProcessAccumulator(String runId, int pid) {
@@ -35,16 +35,19 @@ public final class ProcessAccumulator implements Serializable {
     this.pid = pid;
   }
 
-  /** A stack at a load: the key under which samples are summed. */
-  public record LoadStack(int load, CallStack stack) implements Serializable {}
+  /**
+   * A stack of one thread at a load: the key under which samples are summed. The thread is kept
+   * for the profile's tid label; the text reports sum over threads.
+   */
+  public record LoadStack(int tid, int load, CallStack stack) implements Serializable {}
 
-  public void addSample(int load, long cpuNs, CallStack stack) {
+  public void addSample(int tid, int load, long cpuNs, CallStack stack) {
     samples++;
     samplesAtLoad = grow(samplesAtLoad, load);
     cpuNsAtLoad = grow(cpuNsAtLoad, load);
     samplesAtLoad[load]++;
     cpuNsAtLoad[load] += cpuNs;
-    long[] w = stacks.computeIfAbsent(new LoadStack(load, stack), k -> new long[2]);
+    long[] w = stacks.computeIfAbsent(new LoadStack(tid, load, stack), k -> new long[2]);
     w[0]++;
     w[1] += cpuNs;
   }
@@ -110,8 +113,9 @@ public final class ProcessAccumulator implements Serializable {
   public List<StackWeight> toStackWeights() {
     List<StackWeight> out = new ArrayList<>(stacks.size());
     for (Map.Entry<LoadStack, long[]> e : stacks.entrySet()) {
-      out.add(new StackWeight(runId, pid, e.getKey().load(), e.getKey().stack(),
-          e.getValue()[0], e.getValue()[1]));
+      LoadStack k = e.getKey();
+      out.add(new StackWeight(runId, pid, k.tid(), k.load(), k.stack(), e.getValue()[0],
+          e.getValue()[1]));
     }
     return out;
   }

@@ -17,6 +17,12 @@ public final class RunInfo implements Serializable {
   public String source = "";
   /** Host name, when the input says it (e.g. perf script --header); else "". */
   public String host = "";
+  /**
+   * The date the trace was recorded, ISO (2026-11-22), from the {@code # captured on} header line
+   * of perf script --header; "" when the trace does not say. The night of a nightly run whose
+   * run id has no date.
+   */
+  public String capturedOn = "";
   /** The sampling event used, e.g. "cpu-clock". */
   public String samplingEvent = "";
   /** True when the sampling event's period is in nanoseconds (cpu-clock, task-clock). */
@@ -55,6 +61,7 @@ public final class RunInfo implements Serializable {
     c.runId = runId;
     c.source = source;
     c.host = host;
+    c.capturedOn = capturedOn;
     c.samplingEvent = samplingEvent;
     c.periodIsNanoseconds = periodIsNanoseconds;
     c.sampleIntervalNs = sampleIntervalNs;
@@ -82,7 +89,8 @@ public final class RunInfo implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof RunInfo r && runId.equals(r.runId) && source.equals(r.source)
-        && host.equals(r.host) && samplingEvent.equals(r.samplingEvent)
+        && host.equals(r.host) && capturedOn.equals(r.capturedOn)
+        && samplingEvent.equals(r.samplingEvent)
         && periodIsNanoseconds == r.periodIsNanoseconds
         && sampleIntervalNs == r.sampleIntervalNs && layout.equals(r.layout)
         && pidSource.equals(r.pidSource) && cpuCount == r.cpuCount && startNs == r.startNs

@@ -65,7 +65,7 @@ public final class StackTable implements Serializable {
       System.arraycopy(stack, 0, frameIds, at, stack.length);
       at += stack.length;
     }
-    r.setFrames(FrameCodec.toRecords(frames));
+    FrameCodec.toRecord(frames, r);
     r.setStackCount(stacks.length);
     r.setStackLengths(ColumnBytes.ints(lengths, lengths.length));
     r.setStackFrames(ColumnBytes.ints(frameIds, total));
@@ -78,7 +78,7 @@ public final class StackTable implements Serializable {
    */
   public static StackTable fromRecord(EventBlockRecord r) {
     StackTable t = new StackTable();
-    t.frames = FrameCodec.fromRecords(r.getFrames());
+    t.frames = FrameCodec.fromRecord(r);
     int[] lengths = ColumnBytes.readInts(r.getStackLengths(), r.getStackCount(), "stack_lengths");
     long total = 0;
     for (int length : lengths) {

@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
 
@@ -26,7 +27,8 @@ import java.util.HashMap;
  *   <li>plain {@code perf script}: headers {@code comm tid [cpu] s.uuuuuu: [period] event: trace}
  *       (no pid, microseconds, no period for tracepoints) and frames {@code addr sym+0xoff (dso)}.
  *       The pid is reported as {@link TraceEventSink#UNKNOWN_ID}, times are converted to ns
- *       exactly and {@code +0x..} offsets are stripped so frames equal those of the other layout.
+ *       exactly and {@code +0x..} offsets are stripped so frames equal those of the other layout
+ *       (both print the same instruction addresses).
  * </ul>
  *
  * <p>A record is a header line, then tab-indented stack lines (leaf first), ended by a blank line,
@@ -53,7 +55,8 @@ import java.util.HashMap;
  * </ul>
  *
  * <p>Lines beginning with {@code #} (from {@code perf script --header}) are ignored, except that
- * {@code # hostname : NAME} is kept for {@link #hostName()}. CRLF line ends are accepted.
+ * {@code # hostname : NAME} is kept for {@link #hostName()}, the date of {@code # captured on : DATE}
+ * for the run's {@link RunInfo#capturedOn}. CRLF line ends are accepted.
  *
  * <p>Performance: this is the hot path of the tool, so lines are scanned in place in a char
  * buffer (no String per line, no regex), and comms, event names and frames are interned through
@@ -76,7 +79,6 @@ public final class PerfScriptParser implements TraceReader {
   private static final int READ_CHUNK = 1 << 16;
   private static final int MAX_STRINGS = 1 << 16;
   private static final Frame[] NO_FRAMES = new Frame[0];
-  private static final Frame UNKNOWN_FRAME = new Frame("[unknown]", "");
 
   private static final String SWITCH = "sched:sched_switch";
   private static final String WAKEUP = "sched:sched_wakeup";
@@ -94,7 +96,7 @@ public final class PerfScriptParser implements TraceReader {
   private final int maxFrames;
   private final int maxLineChars;
   private final RangeInterner<Frame> framesByText;
-  /** Second level, so that "f+0x10 (x)" and "f+0x20 (x)" give the same instance. */
+  /** Second level, so that equal frames read after a cache clear give the same instance. */
   private final HashMap<Frame, Frame> canonicalFrames = new HashMap<>();
 
   private final RangeInterner<String> strings = new RangeInterner<>(MAX_STRINGS);
@@ -108,6 +110,7 @@ public final class PerfScriptParser implements TraceReader {
   private long lineNumber;
   private int state;
   private String hostName = "";
+  private String capturedOn = "";
   private String layout = "";
 
   // The sample being assembled (sent when its stack ends).
@@ -163,10 +166,11 @@ public final class PerfScriptParser implements TraceReader {
   public long lineCount() {
     return lineNumber;
   }
-  /** The host from a "# hostname" header line, and the lines read, for the run's info. */
+  /** The host and capture date from the header, and the lines read, for the run's info. */
   @Override
   public void describeRun(RunInfo run) {
     run.host = hostName();
+    run.capturedOn = capturedOn;
     run.health.add(TraceHealth.LINES, lineCount());
   }
 
@@ -194,6 +198,7 @@ public final class PerfScriptParser implements TraceReader {
     lineNumber = 0;
     state = NO_RECORD;
     hostName = "";
+    capturedOn = "";
     layout = "";
     frameCount = 0;
     try {
@@ -360,6 +365,13 @@ public final class PerfScriptParser implements TraceReader {
       int j = skipBlanks(b, i + 8, e);
       if (j < e && b[j] == ':') {
         hostName = new String(b, j + 1, e - j - 1).trim();
+      }
+    } else if (startsWith(b, i, e, "captured on")) {
+      // "# captured on    : Sun Nov 22 20:33:38 2026": the night of a nightly run
+      int j = skipBlanks(b, i + 11, e);
+      if (j < e && b[j] == ':') {
+        LocalDate date = CapturedOn.parse(new String(b, j + 1, e - j - 1));
+        capturedOn = date == null ? "" : date.toString();
       }
     }
   }
@@ -759,7 +771,7 @@ public final class PerfScriptParser implements TraceReader {
 
   /**
    * Parses a stack line {@code \t addr sym (dso)} into an interned Frame, or returns null when
-   * it has no hex address.
+   * it has no hex address. Frames are interned by their whole text, address included.
    */
   private Frame frame(char[] b, int s, int e) {
     int i = s;
@@ -767,7 +779,9 @@ public final class PerfScriptParser implements TraceReader {
       i++;
     }
     int addrStart = i;
+    long address = 0;
     while (i < e && isHex(b[i])) {
+      address = (address << 4) | Character.digit(b[i], 16);
       i++;
     }
     if (i == addrStart || (i < e && b[i] != ' ')) {
@@ -775,16 +789,14 @@ public final class PerfScriptParser implements TraceReader {
     }
     int t = skipBlanks(b, i, e);
     int te = trimEnd(b, t, e);
-    if (t == te) {
-      return UNKNOWN_FRAME; // perf -F ip alone prints bare addresses
-    }
-    int h = RangeInterner.hash(b, t, te);
-    Frame f = framesByText.get(b, t, te, h);
+    int h = RangeInterner.hash(b, addrStart, te);
+    Frame f = framesByText.get(b, addrStart, te, h);
     if (f != null) {
       return f;
     }
-    f = canonical(parseFrameText(b, t, te));
-    framesByText.put(new String(b, t, te - t), f);
+    // perf -F ip alone prints bare addresses.
+    f = canonical(t == te ? new Frame("[unknown]", "", address) : parseFrameText(b, t, te, address));
+    framesByText.put(new String(b, addrStart, te - addrStart), f);
     return f;
   }
 
@@ -801,7 +813,7 @@ public final class PerfScriptParser implements TraceReader {
   }
 
   /** "sym (dso)" or "sym": the dso is the last balanced (...) group, if a blank precedes it. */
-  private Frame parseFrameText(char[] b, int t, int te) {
+  private Frame parseFrameText(char[] b, int t, int te, long address) {
     int symEnd = te;
     String dso = "";
     if (b[te - 1] == ')') {
@@ -823,7 +835,7 @@ public final class PerfScriptParser implements TraceReader {
       }
     }
     symEnd = stripOffset(b, t, symEnd);
-    return new Frame(new String(b, t, symEnd - t), dso);
+    return new Frame(new String(b, t, symEnd - t), dso, address);
   }
 
   /** Strips a trailing "+0x1f" (plain perf script and -F symoff) from a symbol. */

@@ -4,6 +4,7 @@ import com.google.perftools.profiles.ProfileProto.Function;
 import com.google.perftools.profiles.ProfileProto.Label;
 import com.google.perftools.profiles.ProfileProto.Line;
 import com.google.perftools.profiles.ProfileProto.Location;
+import com.google.perftools.profiles.ProfileProto.Mapping;
 import com.google.perftools.profiles.ProfileProto.Profile;
 import com.google.perftools.profiles.ProfileProto.Sample;
 import com.google.perftools.profiles.ProfileProto.ValueType;
@@ -13,23 +14,38 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Builds a pprof Profile from load-weighted stacks. Values per sample are [samples/count,
  * cpu/nanoseconds, wall/nanoseconds] with wall the default, so stock pprof shows real time. Every
- * sample carries a numeric "load" label (for -tagfocus=load=A:B) and string labels process, pid
- * and run.
+ * sample carries numeric labels load, pid and tid (as perf_data_converter writes pid and tid) and
+ * string labels process and run. pprof's -tagfocus reads a value that parses as a number as a
+ * numeric range, so ids must be numeric labels for {@code -tagfocus=pid=N} to match.
  *
- * <p>No Mapping is written: pprof prints the first mapping's file as "File:" in every report,
- * which would name an arbitrary library. The dso goes into Function.filename instead, where
- * {@code pprof -filefunctions} shows it, while the default function granularity merges
- * functions by name just like functions.txt does.
+ * <p>As perf_data_converter does, every object file (dso) is a Mapping and every frame a Location
+ * with its address and mapping. The addresses are perf's: object-relative for user code, so a
+ * mapping's start, limit and offset stay 0, which pprof's ELF reader takes as "addresses already
+ * adjusted". The main binary's mapping comes first ({@link MappingOrder}).
+ *
+ * <p>The duration is the sum of the wall times of the runs in the profile, each its own span:
+ * runs are often recorded on different machines or boots, whose clocks cannot be compared. A run
+ * none of whose processes is in the profile (unusable, or filtered out) adds nothing.
  */
 public final class PprofBuilder {
   public static final String FILE_NAME = "profile.pb.gz";
+
+  public static final String LABEL_LOAD = "load";
+  public static final String LABEL_PID = "pid";
+  public static final String LABEL_TID = "tid";
+  public static final String LABEL_PROCESS = "process";
+  public static final String LABEL_RUN = "run";
 
   /**
    * perf timestamps are usually seconds since boot, not since the epoch; pprof would print those
@@ -42,6 +58,7 @@ public final class PprofBuilder {
   private final List<StackWeight> stacks;
   private final LoadRange loadFilter;
   private final ProcessNames names;
+  private final Set<String> runsInProfile = new HashSet<>();
 
   public PprofBuilder(
       List<RunInfo> runs,
@@ -54,6 +71,7 @@ public final class PprofBuilder {
     this.stacks.sort(StackOrder.STACKS);
     this.loadFilter = loadFilter;
     this.names = new ProcessNames(runs, processes);
+    processes.forEach(process -> runsInProfile.add(process.runId));
   }
 
   public Profile build() {
@@ -71,33 +89,54 @@ public final class PprofBuilder {
       }
     }
 
-    // Ids in sorted frame order, so that they do not depend on the input order.
+    Map<String, Long> mappingIds = new HashMap<>();
+    for (String file : MappingOrder.of(kept)) {
+      long id = mappingIds.size() + 1;
+      mappingIds.put(file, id);
+      // Symbolized already: pprof must not look for the binaries to symbolize them again.
+      p.addMapping(
+          Mapping.newBuilder().setId(id).setFilename(strings.id(file)).setHasFunctions(true));
+    }
+
+    // One location per distinct frame, i.e. per (address, mapping) as long as an address names
+    // one symbol; one function per (symbol, file). Ids in sorted frame order, so that they do
+    // not depend on the input order.
     TreeMap<Frame, Long> frameIds = new TreeMap<>(StackOrder.FRAMES);
     for (StackWeight s : kept) {
       for (Frame f : s.stack()) {
         frameIds.put(f, 0L);
       }
     }
-    long next = 1;
+    Map<Frame, Long> functionIds = new HashMap<>();
     for (var e : frameIds.entrySet()) {
-      long id = next++;
-      e.setValue(id);
       Frame f = e.getKey();
-      // One location per frame and one function per frame: the same id serves both.
-      p.addFunction(
-          Function.newBuilder()
-              .setId(id)
-              .setName(strings.id(f.symbol()))
-              .setSystemName(strings.id(f.symbol()))
-              .setFilename(strings.id(f.dso())));
+      long locationId = p.getLocationCount() + 1;
+      e.setValue(locationId);
+      Long functionId = functionIds.get(new Frame(f.symbol(), f.dso()));
+      if (functionId == null) {
+        functionId = (long) functionIds.size() + 1;
+        functionIds.put(new Frame(f.symbol(), f.dso()), functionId);
+        // No filename: perf names the object file, not the source file, and pprof -list
+        // would print the object's bytes as source lines.
+        p.addFunction(
+            Function.newBuilder()
+                .setId(functionId)
+                .setName(strings.id(f.symbol()))
+                .setSystemName(strings.id(f.symbol())));
+      }
       p.addLocation(
-          Location.newBuilder().setId(id).addLine(Line.newBuilder().setFunctionId(id)));
+          Location.newBuilder()
+              .setId(locationId)
+              .setMappingId(mappingIds.get(f.dso()))
+              .setAddress(f.address())
+              .addLine(Line.newBuilder().setFunctionId(functionId)));
     }
 
-    long loadKey = strings.id("load");
-    long processKey = strings.id("process");
-    long pidKey = strings.id("pid");
-    long runKey = strings.id("run");
+    long loadKey = strings.id(LABEL_LOAD);
+    long pidKey = strings.id(LABEL_PID);
+    long tidKey = strings.id(LABEL_TID);
+    long processKey = strings.id(LABEL_PROCESS);
+    long runKey = strings.id(LABEL_RUN);
     for (StackWeight s : kept) {
       Sample.Builder sample = Sample.newBuilder();
       for (Frame f : s.stack()) {
@@ -105,10 +144,12 @@ public final class PprofBuilder {
       }
       sample.addValue(s.count()).addValue(s.cpuNs()).addValue(s.wallNs());
       sample.addLabel(Label.newBuilder().setKey(loadKey).setNum(s.load()));
+      sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(s.pid()));
+      if (s.tid() != StackWeight.ALL_THREADS) {
+        sample.addLabel(Label.newBuilder().setKey(tidKey).setNum(s.tid()));
+      }
       sample.addLabel(
           Label.newBuilder().setKey(processKey).setStr(strings.id(names.comm(s.runId(), s.pid()))));
-      sample.addLabel(
-          Label.newBuilder().setKey(pidKey).setStr(strings.id(Integer.toString(s.pid()))));
       sample.addLabel(Label.newBuilder().setKey(runKey).setStr(strings.id(s.runId())));
       p.addSample(sample);
     }
@@ -118,11 +159,16 @@ public final class PprofBuilder {
       // Runs normally share one interval; with several, the first run (by id) speaks for all.
       p.setPeriod(runs.get(0).sampleIntervalNs);
       long start = runs.stream().mapToLong(r -> r.startNs).min().getAsLong();
-      long end = runs.stream().mapToLong(r -> r.endNs).max().getAsLong();
       if (start >= EPOCH_2000_NS) {
         p.setTimeNanos(start);
       }
-      p.setDurationNanos(Math.max(0, end - start));
+      long duration = 0;
+      for (RunInfo r : runs) {
+        if (runsInProfile.contains(r.runId)) {
+          duration += Math.max(0, r.endNs - r.startNs);
+        }
+      }
+      p.setDurationNanos(duration);
     }
     for (RunInfo r : runs) {
       p.addComment(

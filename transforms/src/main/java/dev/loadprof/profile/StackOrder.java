@@ -11,11 +11,14 @@ public final class StackOrder {
   private StackOrder() {}
 
   public static final Comparator<Frame> FRAMES =
-      Comparator.comparing(Frame::symbol).thenComparing(Frame::dso);
+      Comparator.comparing(Frame::symbol)
+          .thenComparing(Frame::dso)
+          .thenComparing(Frame::address, Long::compareUnsigned);
 
   public static final Comparator<StackWeight> STACKS =
       Comparator.comparing(StackWeight::runId)
           .thenComparingInt(StackWeight::pid)
+          .thenComparingInt(StackWeight::tid)
           .thenComparingInt(StackWeight::load)
           .thenComparing(StackWeight::stack, StackOrder::compareStacks)
           .thenComparingLong(StackWeight::count)

@@ -4,6 +4,7 @@ import dev.loadprof.model.RunInfo;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.ProcessNames;
+import dev.loadprof.profile.ProcessStacks;
 import dev.loadprof.profile.StackOrder;
 import dev.loadprof.profile.StackWeight;
 import java.util.ArrayList;
@@ -14,7 +15,9 @@ import java.util.Map;
 
 /**
  * Everything the reports render, in a fixed order: runs by id; processes by most samples, then
- * run id, then pid; stacks in {@link StackOrder#STACKS}. Processes and stacks arrive already
+ * run id, then pid; stacks in {@link StackOrder#STACKS}. Stacks arrive per thread and with frame
+ * addresses, as the profile keeps them; the reports see them summed per process and symbol
+ * ({@link ProcessStacks}). Processes and stacks arrive already
  * filtered by pid/comm. The load filter is carried along but applies only to the profile, the
  * function table and the folded stacks: the load histograms must always see every load.
  */
@@ -28,6 +31,7 @@ public final class Analysis {
 
   private final List<RunInfo> runs;
   private final List<ProcessLoad> processes;
+  private final List<StackWeight> threadStacks;
   private final List<StackWeight> stacks;
   private final LoadRange loadFilter;
   private final GroupBy groupBy;
@@ -54,8 +58,11 @@ public final class Analysis {
     r.sort(Comparator.comparing(run -> run.runId));
     List<ProcessLoad> p = new ArrayList<>(processes);
     p.sort(PROCESS_ORDER);
-    List<StackWeight> s = new ArrayList<>(stacks);
+    List<StackWeight> t = new ArrayList<>(stacks);
+    t.sort(StackOrder.STACKS);
+    List<StackWeight> s = ProcessStacks.merge(stacks);
     s.sort(StackOrder.STACKS);
+    this.threadStacks = List.copyOf(t);
     this.runs = List.copyOf(r);
     this.processes = List.copyOf(p);
     this.stacks = List.copyOf(s);
@@ -76,9 +83,14 @@ public final class Analysis {
     return processes;
   }
 
-  /** All stacks, sorted, not load-filtered. */
+  /** All stacks summed per process and symbol stack, sorted, not load-filtered. */
   public List<StackWeight> stacks() {
     return stacks;
+  }
+
+  /** All stacks per thread and with frame addresses, as the profile keeps them; sorted. */
+  public List<StackWeight> threadStacks() {
+    return threadStacks;
   }
 
   public LoadRange loadFilter() {

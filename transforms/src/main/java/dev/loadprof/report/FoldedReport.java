@@ -8,10 +8,12 @@ import java.util.TreeMap;
 /**
  * flame.folded: collapsed stacks for flamegraph.pl and speedscope, weighted by real time in ns:
  * {@code [run;]comm;root;...;leaf WALL_NS}. The run id leads only when there are several runs.
- * Equal lines are merged and lines sorted. The load filter applies.
+ * Equal lines are merged and lines sorted. The load filter applies. Kernel frames end in "_[k]",
+ * as FlameGraph's stackcollapse-perf.pl marks them (--kernel), so flamegraph.pl colors them.
  */
 public final class FoldedReport implements TextReport {
   public static final String FILE_NAME = "flame.folded";
+  static final String KERNEL_SUFFIX = "_[k]";
 
   @Override
   public String fileName() {
@@ -31,6 +33,9 @@ public final class FoldedReport implements TextReport {
       Frame[] stack = s.stack();
       for (int i = stack.length - 1; i >= 0; i--) { // root first
         key.append(';').append(clean(stack[i].symbol()));
+        if (isKernel(stack[i].dso())) {
+          key.append(KERNEL_SUFFIX);
+        }
       }
       lines.merge(key.toString(), s.wallNs(), Long::sum);
     }
@@ -41,6 +46,14 @@ public final class FoldedReport implements TextReport {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * stackcollapse-perf.pl's rule: the object is a bracketed pseudo file ("[kernel.kallsyms]",
+   * a module "[nf_conntrack]", also "[vdso]") or a vmlinux, and not "[unknown]".
+   */
+  static boolean isKernel(String dso) {
+    return (dso.startsWith("[") || dso.endsWith("vmlinux")) && !dso.contains("unknown");
   }
 
   /**

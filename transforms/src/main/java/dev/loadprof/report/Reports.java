@@ -44,6 +44,6 @@ public final class Reports {
   }
 
   public static PprofBuilder pprof(Analysis a) {
-    return new PprofBuilder(a.runs(), a.processes(), a.stacks(), a.loadFilter());
+    return new PprofBuilder(a.runs(), a.processes(), a.threadStacks(), a.loadFilter());
   }
 }

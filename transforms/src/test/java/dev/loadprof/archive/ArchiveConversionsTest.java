@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Frame;
 import dev.loadprof.model.Intervals;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.PerfScriptParser;
@@ -24,6 +25,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileStream;
@@ -116,6 +118,25 @@ class ArchiveConversionsTest {
     r2.setSampleTid(ByteBuffer.wrap(new byte[] {(byte) 0x80}));
     assertThrows(IllegalArgumentException.class, () -> ArchiveConversions.fromRecord(r2));
     assertTrue(tids.remaining() > 0);
+  }
+
+  @Test
+  void framesKeepTheirAddressesAndOldArchivesReadAsAddressZero() throws IOException {
+    EventBlock block = parse(PHASES, 1_000_000_000L).blocks().stream()
+        .filter(b -> b.stackTable.frames.length > 5).findFirst().orElseThrow();
+    Frame[] frames = block.stackTable.frames;
+    assertTrue(Arrays.stream(frames).anyMatch(f -> f.address() != 0), "perf printed ips");
+    assertArrayEquals(frames, ArchiveConversions.fromRecord(
+        ArchiveConversions.toRecord(block)).stackTable.frames);
+    // An archive written before frame_addresses existed: Avro fills in the default, "".
+    EventBlockRecord old = ArchiveConversions.toRecord(block);
+    old.setFrameAddresses(ByteBuffer.allocate(0));
+    EventBlock back = ArchiveConversions.fromRecord(old);
+    assertEquals(frames.length, back.stackTable.frames.length);
+    for (int i = 0; i < frames.length; i++) {
+      assertEquals(new Frame(frames[i].symbol(), frames[i].dso()), back.stackTable.frames[i]);
+    }
+    assertTrue(EventBlockRecord.getClassSchema().getField("frame_addresses").hasDefaultValue());
   }
 
   @Test

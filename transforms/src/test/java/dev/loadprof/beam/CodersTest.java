@@ -38,6 +38,9 @@ class CodersTest {
   @Test
   void eventBlocksRoundTripBeforeAndAfterIntervalBuilding() throws IOException {
     List<EventBlock> blocks = blocksOfTheExample();
+    // Block equality compares frames with their addresses, so the round trip covers them.
+    assertEquals(true, blocks.stream().flatMap(b -> Arrays.stream(b.stackTable.frames))
+        .anyMatch(f -> f.address() != 0), "perf printed instruction addresses");
     for (EventBlock b : blocks) {
       assertRoundTrip(EventBlockCoder.of(), b);
       CpuTimeline.replay(b, true);

@@ -141,10 +141,10 @@ class PerfScriptFixtureTest {
     int i = sink.sampleTimes.indexOf(47_948_620_415L);
     assertTrue(i >= 0);
     Frame[] stack = sink.stacks.get(i);
-    assertEquals(new Frame("serial_phase", "/tmp/rec/workloads/phases"), stack[0]);
-    assertEquals(new Frame("main", "/tmp/rec/workloads/phases"), stack[1]);
-    assertEquals(new Frame("__libc_start_call_main", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
-        stack[2]);
+    assertEquals(new Frame("serial_phase", "/tmp/rec/workloads/phases", 0x12f0), stack[0]);
+    assertEquals(new Frame("main", "/tmp/rec/workloads/phases", 0x1559), stack[1]);
+    assertEquals(new Frame("__libc_start_call_main", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+        0x2724a), stack[2]);
   }
 
   /** Plain perf script of the same perf.data gives the same samples, times cut to µs. */

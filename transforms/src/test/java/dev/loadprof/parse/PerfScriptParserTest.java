@@ -286,18 +286,28 @@ class PerfScriptParserTest {
 
   @Test
   void identicalFramesShareOneInstance() {
-    // The plain layout's offsets differ but the frames are the same function.
+    // The plain layout adds "+0x.." to the symbol, but the address is the same: the same frame.
     RecordingSink sink = parse(text(SAMPLE_HEADER, FRAME_SERIAL, FRAME_MAIN, "", SAMPLE_HEADER,
-        FRAME_SERIAL, "\t     1560 main+0x10 (/tmp/rec/workloads/phases)", "", SAMPLE_HEADER,
-        FRAME_MAIN));
+        FRAME_SERIAL, "\t     1559 main+0x10 (/tmp/rec/workloads/phases)", "", SAMPLE_HEADER,
+        FRAME_MAIN, "", SAMPLE_HEADER, "\t     1560 main+0x11 (/tmp/rec/workloads/phases)"));
     List<Frame[]> stacks = sink.stacks;
-    assertEquals(3, stacks.size());
+    assertEquals(4, stacks.size());
     assertSame(stacks.get(0)[0], stacks.get(1)[0]);
     assertSame(stacks.get(0)[1], stacks.get(1)[1]);
     assertSame(stacks.get(0)[1], stacks.get(2)[0]);
-    assertEquals(new Frame("main", "/tmp/rec/workloads/phases"), stacks.get(2)[0]);
+    assertEquals(new Frame("main", "/tmp/rec/workloads/phases", 0x1559), stacks.get(2)[0]);
+    // Another instruction of the same function is another frame: its address differs.
+    assertEquals(new Frame("main", "/tmp/rec/workloads/phases", 0x1560), stacks.get(3)[0]);
     assertNotSame(stacks.get(0), stacks.get(1), "each sample gets its own array");
     assertEquals(2, stacks.get(0).length, "the array is sized to the stack");
+  }
+
+  @Test
+  void kernelAddressesAreReadAsUnsigned64Bit() {
+    RecordingSink sink = parse(text(SAMPLE_HEADER,
+        "\tffffffff821facd8 __schedule+0x618 ([kernel.kallsyms])", FRAME_MAIN));
+    assertEquals(new Frame("__schedule", "[kernel.kallsyms]", 0xffffffff821facd8L),
+        sink.stacks.get(0)[0]);
   }
 
   @Test

@@ -26,7 +26,7 @@ class AnalysisAssemblerTest {
 
   private static Analysis assemble(RunInfo run, Filters filters) {
     ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
-    acc.addSample(1, 1_000_000, new CallStack(new Frame[] {new Frame("main", "app")}));
+    acc.addSample(1, 1, 1_000_000, new CallStack(new Frame[] {new Frame("main", "app")}));
     acc.addTimeAtLoad(1, 1_000_000);
     return AnalysisAssembler.assemble(List.of(run), Map.of(), List.of(acc), filters);
   }

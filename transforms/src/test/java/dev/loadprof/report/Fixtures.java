@@ -24,7 +24,7 @@ public final class Fixtures {
       String[] parts = frames[i].split("@", 2);
       stack[i] = new Frame(parts[0], parts.length > 1 ? parts[1] : "");
     }
-    return new StackWeight(run, pid, load, stack, cpuMs, cpuMs * MS);
+    return new StackWeight(run, pid, pid, load, stack, cpuMs, cpuMs * MS);
   }
 
   static RunInfo run(String id, long startNs, long endNs) {
@@ -151,9 +151,9 @@ public final class Fixtures {
     List<RunInfo> runs = new ArrayList<>(a.runs());
     List<ProcessLoad> processes = new ArrayList<>(a.processes());
     List<StackWeight> stacks = new ArrayList<>();
-    for (StackWeight s : a.stacks()) {
-      stacks.add(new StackWeight(s.runId(), s.pid(), s.load(), s.stack().clone(), s.count(),
-          s.cpuNs()));
+    for (StackWeight s : a.threadStacks()) {
+      stacks.add(new StackWeight(s.runId(), s.pid(), s.tid(), s.load(), s.stack().clone(),
+          s.count(), s.cpuNs()));
     }
     Collections.shuffle(runs, random);
     Collections.shuffle(processes, random);

@@ -44,8 +44,16 @@ public final class GoPprof {
     return new GoPprof(go, workDir);
   }
 
+  /** What one pprof run printed. */
+  public record Output(String stdout, String stderr) {}
+
   /** Runs {@code go tool pprof ARGS...}; returns its stdout, failing on a non-zero exit. */
   public String run(String... args) throws Exception {
+    return runCapturing(args).stdout();
+  }
+
+  /** Runs {@code go tool pprof ARGS...}; returns stdout and stderr, failing on a non-zero exit. */
+  public Output runCapturing(String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(go.toString(), "tool", "pprof"));
     cmd.addAll(List.of(args));
     Path home = Files.createDirectories(workDir.resolve("home"));
@@ -74,8 +82,9 @@ public final class GoPprof {
     String text = out.toString(StandardCharsets.UTF_8);
     // Shown in the test log, so a reader can see what stock pprof made of the profile.
     System.out.println("$ go tool pprof " + String.join(" ", args) + "\n" + text);
-    assertEquals(0, p.exitValue(), "go tool pprof failed: " + Files.readString(stderr));
-    return text;
+    String errors = Files.readString(stderr);
+    assertEquals(0, p.exitValue(), "go tool pprof failed: " + errors);
+    return new Output(text, errors);
   }
 
   /** A row of pprof's -top table: flat, flat%, sum%, cum, cum%, name. */

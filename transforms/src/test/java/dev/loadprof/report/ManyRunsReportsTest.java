@@ -165,7 +165,7 @@ class ManyRunsReportsTest {
     RunInfo empty = Fixtures.run("empty-01", 0, 1);
     empty.host = "";
     runs.add(empty);
-    Analysis a = new Analysis(runs, fleet.processes(), fleet.stacks(), LoadRange.ALL);
+    Analysis a = new Analysis(runs, fleet.processes(), fleet.threadStacks(), LoadRange.ALL);
     String text = new RunsReport().render(a);
     String line = text.lines().filter(l -> l.startsWith("empty-01")).findFirst().orElseThrow();
     assertEquals(List.of("empty-01", "-", "-", "-", "-", "-", "-", "-", "-"),
@@ -225,7 +225,7 @@ class ManyRunsReportsTest {
     assertThat(new ConsoleSummary().render(single), org.hamcrest.Matchers.not(containsString("Runs")));
 
     Analysis grouped =
-        new Analysis(single.runs(), single.processes(), single.stacks(), single.loadFilter(),
+        new Analysis(single.runs(), single.processes(), single.threadStacks(), single.loadFilter(),
             GroupBy.parse("host"));
     Map<String, byte[]> withGroups = ReportsTest.writeAll(grouped);
     assertEquals(
@@ -283,7 +283,7 @@ class ManyRunsReportsTest {
     Analysis single = Fixtures.classic();
     assertNull(mapper.readTree(json(single)).get("groups"));
     Analysis grouped =
-        new Analysis(single.runs(), single.processes(), single.stacks(), single.loadFilter(),
+        new Analysis(single.runs(), single.processes(), single.threadStacks(), single.loadFilter(),
             GroupBy.parse("run"));
     JsonNode groups = mapper.readTree(json(grouped)).get("groups");
     assertEquals("run", groups.get("group_by").asText());

@@ -9,6 +9,8 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -78,6 +80,22 @@ class ReportsTest {
     // 8000 ms at load 4 (recursing) + 1200 ms at load 4 = 2300 ms of 8300 ms real.
     assertEquals(2300 * Fixtures.MS, recurse.cumWallNs());
     assertThat(row(t, "main").cumRealPct(), closeTo(100, 1e-9));
+  }
+
+  /** FlameGraph's stackcollapse-perf.pl --kernel rule, so flamegraph.pl colors them as kernel. */
+  @Test
+  void foldedMarksKernelFramesLikeStackcollapsePerf() {
+    for (String kernel : List.of("[kernel.kallsyms]", "[nf_conntrack]", "[vdso]",
+        "/lib/modules/6.1.0/build/vmlinux")) {
+      assertTrue(FoldedReport.isKernel(kernel), kernel);
+    }
+    for (String user : List.of("[unknown]", "", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+        "/tmp/rec/workloads/phases", "/tmp/perf-42.map")) {
+      assertFalse(FoldedReport.isKernel(user), user);
+    }
+    String folded = new FoldedReport().render(Fixtures.mixed(LoadRange.ALL));
+    assertThat(folded, containsString("trace-a;db;main;commit;spin_lock_[k] 3000000000\n"));
+    assertThat(folded, containsString("trace-a;db;main;compute 1000000000\n"));
   }
 
   @Test

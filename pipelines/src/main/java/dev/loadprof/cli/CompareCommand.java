@@ -1,0 +1,86 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.archive.RunSelection;
+import dev.loadprof.compare.CompareJob;
+import dev.loadprof.compare.CompareJson;
+import dev.loadprof.compare.CompareSettings;
+import dev.loadprof.compare.Side;
+import dev.loadprof.pipelines.AnalyzeOptions;
+import dev.loadprof.pipelines.AnalyzePipeline;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.io.FileSystems;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code loadprof compare}: the analyze pipeline over the runs of both sides, whose last step
+ * compares them (dev.loadprof.compare) instead of writing profiles.
+ */
+@Command(name = "compare", customSynopsis = CompareCommand.SYNOPSIS,
+    description = "Compare baseline runs with candidate runs of the same benchmark: what got"
+        + " slower in real time, whether it is significant, and whether it is CPU work or lost"
+        + " parallelism. Several runs a side are repeats that measure the noise.",
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
+final class CompareCommand implements JobCommand {
+  static final String SYNOPSIS = "loadprof compare -o DIR [options] --baseline PATH..."
+      + " --candidate PATH...";
+  static final List<String> OUTPUTS = List.of("compare.txt", "compare.json", "baseline.pb.gz",
+      "candidate.pb.gz (go tool pprof -diff_base=baseline.pb.gz candidate.pb.gz)",
+      "diff.folded", "summary.txt");
+
+  @Mixin OutputOptions output;
+  @Mixin FilterOptions filters;
+  @Mixin ComparisonOptions comparison;
+  @Mixin ParsingOptions parsing;
+  @Mixin RunnerOptions runner;
+
+  @Option(names = "--baseline", paramLabel = "PATH", description = "A baseline trace, glob or"
+      + " archive; repeat the option for more runs.")
+  List<String> baseline = new ArrayList<>();
+
+  @Option(names = "--candidate", paramLabel = "PATH", description = "A candidate trace, glob"
+      + " or archive; repeat the option for more runs.")
+  List<String> candidate = new ArrayList<>();
+
+  @Override
+  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
+      throws UsageException {
+    String outDir = JudgedJob.requireOut(output, "compare", SYNOPSIS);
+    if (baseline.isEmpty() || candidate.isEmpty()) {
+      throw new UsageException("compare needs at least one --baseline and one --candidate;"
+          + " usage: " + SYNOPSIS);
+    }
+    JudgedJob.refuseLoad(filters, "compare");
+    CompareSettings settings = comparison.applyTo(CompareSettings.DEFAULT);
+    List<String> sidesGiven = new ArrayList<>(baseline);
+    sidesGiven.addAll(candidate);
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(sidesGiven, outDir));
+    options.setOut(outDir);
+    parsing.applyTo(options);
+    filters.applyTo(options);
+    FileSystems.setDefaultPipelineOptions(options);
+    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), options.getEvent(),
+        parsing.windowNsIfGiven());
+    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), options.getEvent(),
+        parsing.windowNsIfGiven());
+    Map<String, Side> sides = new LinkedHashMap<>();
+    base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
+    for (String id : cand.runIds()) {
+      if (sides.put(id, Side.CANDIDATE) != null) {
+        throw new UsageException("the run id '" + id + "' is both a baseline and a candidate"
+            + " run; give each run on one side only (rename one of the traces if they differ)");
+      }
+    }
+    List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
+    List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
+    options.setTraces(String.join(",", traces));
+    AnalyzePipeline.run(traces, archives, options, new CompareJob(sides, settings));
+    return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.compare.NightlyJob;
+import dev.loadprof.compare.NightlyJson;
+import dev.loadprof.compare.NightlySettings;
+import dev.loadprof.pipelines.AnalyzeOptions;
+import dev.loadprof.pipelines.AnalyzePipeline;
+import java.io.PrintStream;
+import java.util.List;
+import org.apache.beam.sdk.io.FileSystems;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code loadprof nightly}: the analyze pipeline over a history of runs, whose last step finds
+ * the change points and judges the latest night (dev.loadprof.compare) instead of writing
+ * profiles.
+ */
+@Command(name = "nightly", customSynopsis = NightlyCommand.SYNOPSIS,
+    description = "The history of nightly runs: change points over all nights, and the latest"
+        + " night compared with the nights before it. A run's night is the date in its run id"
+        + " (YYYY-MM-DD or YYYYMMDD), else the '# captured on' date of its trace header; its"
+        + " benchmark is the run id without the date, unless --group-by says otherwise.",
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
+final class NightlyCommand implements JobCommand {
+  static final String SYNOPSIS = "loadprof nightly -o DIR [options] TRACE_OR_ARCHIVE...";
+  static final List<String> OUTPUTS = List.of("nightly.json", "history.csv", "summary.txt");
+
+  @Mixin OutputOptions output;
+  @Mixin FilterOptions filters;
+  @Mixin RunSelectionOptions selection;
+  @Mixin ComparisonOptions comparison;
+  @Mixin ParsingOptions parsing;
+  @Mixin RunnerOptions runner;
+  @Mixin InputOptions inputs;
+
+  @Option(names = "--history", paramLabel = "N", converter = Converters.Positive.class,
+      description = "The latest night is compared with at most N nights before it, back to"
+          + " the last change point (default 7).")
+  Integer history;
+
+  @Override
+  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
+      throws UsageException {
+    String outDir = JudgedJob.requireOut(output, "nightly", SYNOPSIS);
+    List<String> given = inputs.required(SYNOPSIS);
+    JudgedJob.refuseLoad(filters, "nightly");
+    NightlySettings settings = NightlySettings.DEFAULT
+        .withCompare(comparison.applyTo(NightlySettings.DEFAULT.compare()));
+    if (history != null) {
+      settings = settings.withHistory(history);
+    }
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(given, outDir));
+    options.setOut(outDir);
+    parsing.applyTo(options);
+    filters.applyTo(options);
+    selection.applyTo(options);
+    FileSystems.setDefaultPipelineOptions(options);
+    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
+        parsing.windowNsIfGiven());
+    options.setTraces(String.join(",", in.traces()));
+    AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
+    return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
+  }
+}

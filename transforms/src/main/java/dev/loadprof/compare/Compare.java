@@ -1,0 +1,172 @@
+package dev.loadprof.compare;
+
+import dev.loadprof.compare.stats.Holm;
+import dev.loadprof.compare.stats.MannWhitney;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.report.Analysis;
+import dev.loadprof.report.GroupBy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * loadprof compare without the CLI: one analysis of all runs, each run on a side.
+ * Runs with health warnings are left out and listed; processes match by name across runs, and
+ * by group when the analysis has a --group-by.
+ */
+public final class Compare {
+  private Compare() {}
+
+  /**
+   * @throws CompareInputException when a run has no side, or a side has no usable run
+   */
+  public static Comparison compare(Analysis all, Map<String, Side> sideByRun, CompareSettings s) {
+    List<String> baseline = new ArrayList<>();
+    List<String> candidate = new ArrayList<>();
+    List<ExcludedRun> excluded = new ArrayList<>();
+    for (RunInfo r : all.runs()) {
+      Side side = sideByRun.get(r.runId);
+      if (side == null) {
+        throw new CompareInputException("run " + r.runId + " (" + r.source + ") is neither"
+            + " a baseline nor a candidate run");
+      }
+      ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
+      if (bad != null) {
+        excluded.add(bad);
+      } else {
+        (side == Side.BASELINE ? baseline : candidate).add(r.runId);
+      }
+    }
+    requireRuns("baseline", baseline, excluded);
+    requireRuns("candidate", candidate, excluded);
+    Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf(all.groupBy()));
+    return compare(byRun, baseline, candidate, excluded, s);
+  }
+
+  /** The comparison of figures already extracted, e.g. nights of a nightly history. */
+  static Comparison compare(Map<String, Map<SeriesKey, Double>> byRun, List<String> baseline,
+      List<String> candidate, List<ExcludedRun> excluded, CompareSettings s) {
+    List<String> runs = new ArrayList<>(baseline);
+    runs.addAll(candidate);
+    List<MetricComparison> rows = new ArrayList<>();
+    for (SeriesKey key : RunMetrics.keys(byRun, runs)) {
+      double[] b = values(byRun, baseline, key);
+      double[] c = values(byRun, candidate, key);
+      if (b.length == 0 || c.length == 0) {
+        continue; // a ratio undefined on one side: nothing to compare
+      }
+      SeriesKey real = key.with(Metric.REAL_TIME);
+      double[] realB = values(byRun, baseline, real);
+      double[] realC = values(byRun, candidate, real);
+      double entityReal = Math.max(median(realB), median(realC));
+      Attribution attribution = null;
+      if (key.metric().isRealTime()) {
+        SeriesKey cpu = key.with(Metric.CPU_TIME);
+        attribution = Attribution.of(median(realB), median(values(byRun, baseline, cpu)),
+            median(realC), median(values(byRun, candidate, cpu)));
+      }
+      rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s));
+    }
+    return new Comparison(s, baseline, candidate, excluded, rows, notes(baseline, candidate, s));
+  }
+
+  /**
+   * The comparison with the real-time figures that could be reported at all (real time past
+   * the absolute threshold on a side) judged together: their p-values are Holm-adjusted, so the
+   * chance that noise alone makes any of them significant, and the verdict a regression, is at
+   * most alpha. nightly asks this every night, of every function, so it needs the control; the
+   * other figures explain the real-time ones and keep their own p.
+   */
+  static Comparison withHolm(Comparison c) {
+    List<Integer> family = new ArrayList<>();
+    for (int i = 0; i < c.rows().size(); i++) {
+      MetricComparison r = c.rows().get(i);
+      if (r.metric().isRealTime() && r.pValue() != null && Math.max(r.baseline(),
+          r.candidate()) >= c.settings().thresholds().minAbsoluteNs()) {
+        family.add(i);
+      }
+    }
+    double[] p = new double[family.size()];
+    for (int i = 0; i < p.length; i++) {
+      p[i] = c.rows().get(family.get(i)).pValue();
+    }
+    double[] adjusted = Holm.adjust(p);
+    List<MetricComparison> rows = new ArrayList<>(c.rows());
+    for (int i = 0; i < p.length; i++) {
+      rows.set(family.get(i), rows.get(family.get(i)).withAdjustedP(adjusted[i],
+          c.settings().alpha()));
+    }
+    List<String> notes = new ArrayList<>(c.notes());
+    notes.add(p.length + " real-time figures past the absolute threshold are judged together"
+        + " (Holm's adjustment of their p-values)");
+    return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(), rows,
+        notes);
+  }
+
+  /** "" for every process without a grouping (processes still match by name). */
+  static RunMetrics.GroupOf groupOf(GroupBy groupBy) {
+    return groupBy.isNone() ? (run, comm) -> "" : groupBy::groupOf;
+  }
+
+  private static void requireRuns(String side, List<String> runs, List<ExcludedRun> excluded) {
+    if (runs.isEmpty()) {
+      StringBuilder why = new StringBuilder("no usable " + side + " run");
+      for (ExcludedRun e : excluded) {
+        why.append("; left out ").append(e.runId()).append(": ").append(e.reason());
+      }
+      throw new CompareInputException(why + ". Give at least one healthy " + side + " trace.");
+    }
+  }
+
+  /** What the run counts allow one to conclude, said once for the whole comparison. */
+  static List<String> notes(List<String> baseline, List<String> candidate, CompareSettings s) {
+    List<String> notes = new ArrayList<>();
+    int nb = baseline.size();
+    int nc = candidate.size();
+    if (nb >= 2 && nc >= 2) {
+      double minP = MannWhitney.minPValue(nb, nc);
+      if (minP >= s.alpha()) {
+        notes.add(String.format(Locale.ROOT, "with %d baseline and %d candidate runs the"
+            + " Mann-Whitney test cannot reach p < %.2f (the smallest possible p is %.3f): no"
+            + " change can be significant. Use at least %d runs a side.", nb, nc, s.alpha(),
+            minP, runsNeeded(s.alpha())));
+      }
+    } else if (nb >= 2) {
+      notes.add(String.format(Locale.ROOT, "one candidate run: it is judged against the %.0f%%"
+          + " prediction interval of the %d baseline runs (assumes roughly normal noise)",
+          100 * (1 - s.alpha()), nb));
+    } else {
+      notes.add("one baseline run: no significance can be claimed; only the thresholds ("
+          + s.thresholds() + ") decide what is reported");
+    }
+    return notes;
+  }
+
+  /** The fewest runs a side with which Mann–Whitney can reach p < alpha. */
+  static int runsNeeded(double alpha) {
+    int n = 2;
+    while (MannWhitney.minPValue(n, n) >= alpha) {
+      n++;
+    }
+    return n;
+  }
+
+  private static double[] values(Map<String, Map<SeriesKey, Double>> byRun, List<String> runs,
+      SeriesKey key) {
+    List<Double> v = new ArrayList<>();
+    for (String r : runs) {
+      Double x = byRun.getOrDefault(r, Map.of()).get(key);
+      if (x != null) {
+        v.add(x);
+      } else if (key.metric().isTime()) {
+        v.add(0.0); // absent from this run: it took no time
+      }
+    }
+    return v.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private static double median(double[] v) {
+    return v.length == 0 ? 0 : dev.loadprof.compare.stats.Samples.median(v);
+  }
+}

@@ -1,0 +1,15 @@
+package dev.loadprof.compare;
+
+import java.util.Comparator;
+
+/** The order of changes in every output: regressions first, real time first, biggest first. */
+final class CompareOrder {
+  private CompareOrder() {}
+
+  static final Comparator<MetricComparison> CHANGES =
+      Comparator.comparing((MetricComparison c) -> !MetricComparison.REGRESSION.equals(c.kind()))
+          .thenComparing(c -> !c.metric().isRealTime())
+          .thenComparing(c -> c.key().isFunction())
+          .thenComparing(c -> -Math.abs(c.metric().isTime() ? c.delta() : 0))
+          .thenComparing(MetricComparison::key);
+}

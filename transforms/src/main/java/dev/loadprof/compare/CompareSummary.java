@@ -1,0 +1,62 @@
+package dev.loadprof.compare;
+
+import dev.loadprof.report.Analysis;
+import dev.loadprof.report.AnalysisWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What loadprof compare prints on the console (and keeps as summary.txt): the runs, what the
+ * run counts cannot conclude, the changes in benchstat's manner (regressions first, at most
+ * {@link #MAX_ROWS}), and the verdict. The whole table is compare.txt.
+ */
+final class CompareSummary implements CompareWriter {
+  static final int MAX_ROWS = 12;
+
+  @Override
+  public String fileName() {
+    return AnalysisWriter.CONSOLE_SUMMARY_FILE;
+  }
+
+  @Override
+  public void write(Analysis all, Comparison c, OutputStream out) throws IOException {
+    out.write(render(c).getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String render(Comparison c) {
+    StringBuilder sb = new StringBuilder();
+    Thresholds t = c.settings().thresholds();
+    sb.append(String.format(Locale.ROOT, "Compared %d baseline with %d candidate runs (alpha"
+        + " %.2f; thresholds %.1f%% and %s of real time).%n", c.baselineRuns().size(),
+        c.candidateRuns().size(), c.settings().alpha(), 100 * t.minRelative(),
+        Metric.REAL_TIME.format(t.minAbsoluteNs())));
+    appendCommon(sb, c.excluded(), c.notes());
+    changes(sb, c.changes());
+    sb.append("verdict: ").append(c.verdict().id).append('\n');
+    return sb.toString();
+  }
+
+  static void appendCommon(StringBuilder sb, List<ExcludedRun> excluded, List<String> notes) {
+    for (ExcludedRun e : excluded) {
+      sb.append("left out: ").append(e.runId()).append(": ").append(e.reason()).append('\n');
+    }
+    for (String n : notes) {
+      sb.append("note: ").append(n).append('\n');
+    }
+  }
+
+  /** The changes table, cut at MAX_ROWS. */
+  static void changes(StringBuilder sb, List<MetricComparison> changes) {
+    if (changes.isEmpty()) {
+      sb.append("No significant change past the thresholds.\n");
+      return;
+    }
+    CompareText.table(sb, changes.subList(0, Math.min(MAX_ROWS, changes.size())), true);
+    if (changes.size() > MAX_ROWS) {
+      sb.append("... and ").append(changes.size() - MAX_ROWS).append(" more changes\n");
+    }
+  }
+}

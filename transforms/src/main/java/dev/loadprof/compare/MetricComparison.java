@@ -1,0 +1,82 @@
+package dev.loadprof.compare;
+
+/**
+ * One figure compared between the sides.
+ *
+ * @param baseline median over the baseline runs
+ * @param candidate median over the candidate runs
+ * @param deltaPct (candidate - baseline) / baseline in %; null when the baseline is 0
+ * @param intervalLow with MANN_WHITNEY the Hodges–Lehmann confidence interval of the shift in
+ *     % of the baseline median; with PREDICTION_INTERVAL where the candidate run was expected,
+ *     in the metric's unit; null when there is none
+ * @param pValue null with {@link Method#NONE}
+ * @param significant what the test says (always false with NONE)
+ * @param passesThresholds whether the change is at least the thresholds
+ * @param change reported: significant (or NONE) and past the thresholds
+ * @param kind "regression" or "improvement" for a change in that direction, else null
+ * @param attribution for real-time figures, else null
+ * @param note why significance is out of reach for these sample sizes, or null
+ */
+public record MetricComparison(
+    SeriesKey key,
+    int nBaseline,
+    int nCandidate,
+    double baseline,
+    double candidate,
+    Double deltaPct,
+    Method method,
+    Double intervalLow,
+    Double intervalHigh,
+    Double pValue,
+    boolean significant,
+    boolean passesThresholds,
+    boolean change,
+    String kind,
+    Attribution attribution,
+    String note) {
+
+  public static final String REGRESSION = "regression";
+  public static final String IMPROVEMENT = "improvement";
+
+  /** How significance was judged, by the number of runs on each side. */
+  public enum Method {
+    /** At least 2 runs a side: Mann–Whitney U, Hodges–Lehmann interval of the shift. */
+    MANN_WHITNEY("mann-whitney"),
+    /** One candidate run, at least 2 baseline runs: is it inside their prediction interval? */
+    PREDICTION_INTERVAL("prediction-interval"),
+    /** One baseline run: no significance can be claimed; thresholds only. */
+    NONE("thresholds-only");
+
+    public final String id;
+
+    Method(String id) {
+      this.id = id;
+    }
+  }
+
+  public Metric metric() {
+    return key.metric();
+  }
+
+  /** Absolute change of the medians. */
+  public double delta() {
+    return candidate - baseline;
+  }
+
+  /**
+   * The same comparison judged by a p-value adjusted for the other figures tested with it
+   * (Holm): significant only when the adjusted p is below alpha. pValue stays the figure's own.
+   */
+  public MetricComparison withAdjustedP(double adjusted, double alpha) {
+    boolean sig = adjusted < alpha;
+    String why = String.format(java.util.Locale.ROOT, "Holm-adjusted p=%.4f over the real-time"
+        + " figures of the comparison", adjusted);
+    return new MetricComparison(key, nBaseline, nCandidate, baseline, candidate, deltaPct,
+        method, intervalLow, intervalHigh, pValue, sig, passesThresholds, passesThresholds && sig,
+        kind, attribution, note == null ? why : note + "; " + why);
+  }
+
+  public boolean isRegression() {
+    return change && REGRESSION.equals(kind);
+  }
+}

@@ -1,0 +1,120 @@
+package dev.loadprof.compare;
+
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.StackWeight;
+import dev.loadprof.report.Analysis;
+import dev.loadprof.report.SerialFraction;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The figures of every run of an analysis, by run id. Processes are matched by name, not pid:
+ * all pids of one name (in one group) are summed within a run. Per process: real time, CPU time,
+ * average load, serial fraction and the exact time at each load; per function (leaf symbol, as
+ * functions.txt): real time, CPU time and average load. The idle task (pid 0) is left out.
+ * Ratios are absent when undefined (nothing ran).
+ */
+public final class RunMetrics {
+  private RunMetrics() {}
+
+  /**
+   * @param groupOf the group of a process of a run, e.g. "" without grouping
+   */
+  public static Map<String, Map<SeriesKey, Double>> of(Analysis a, GroupOf groupOf) {
+    Map<String, RunInfo> runs = new HashMap<>();
+    for (RunInfo r : a.runs()) {
+      runs.put(r.runId, r);
+    }
+    Map<String, Map<SeriesKey, Double>> out = new TreeMap<>();
+    for (RunInfo r : a.runs()) {
+      out.put(r.runId, new TreeMap<>());
+    }
+    // (run, group, comm) -> summed figures
+    Map<String, Map<SeriesKey, Totals>> processes = new TreeMap<>();
+    Map<String, Map<SeriesKey, double[]>> functions = new TreeMap<>();
+    for (ProcessLoad p : a.processes()) {
+      if (p.pid == 0 || !runs.containsKey(p.runId)) {
+        continue;
+      }
+      String comm = a.comm(p.runId, p.pid);
+      String group = groupOf.groupOf(runs.get(p.runId), comm);
+      SeriesKey entity = new SeriesKey(group, comm, null, Metric.REAL_TIME);
+      processes.computeIfAbsent(p.runId, k -> new TreeMap<>())
+          .computeIfAbsent(entity, k -> new Totals()).add(p);
+      Map<SeriesKey, double[]> fns = functions.computeIfAbsent(p.runId, k -> new TreeMap<>());
+      for (StackWeight s : a.filteredStacksOf(p)) {
+        Frame[] stack = s.stack();
+        if (stack.length == 0) {
+          continue;
+        }
+        double[] v = fns.computeIfAbsent(
+            new SeriesKey(group, comm, stack[0].symbol(), Metric.REAL_TIME), k -> new double[2]);
+        v[0] += s.wallNs();
+        v[1] += s.cpuNs();
+      }
+    }
+    processes.forEach((run, byEntity) -> byEntity.forEach(
+        (entity, t) -> t.putInto(out.get(run), entity)));
+    functions.forEach((run, byEntity) -> byEntity.forEach((entity, v) -> {
+      Map<SeriesKey, Double> m = out.get(run);
+      m.put(entity, v[0]);
+      m.put(entity.with(Metric.CPU_TIME), v[1]);
+      if (v[0] > 0) {
+        m.put(entity.with(Metric.AVG_LOAD), v[1] / v[0]);
+      }
+    }));
+    return out;
+  }
+
+  /** How a process of a run is grouped; GroupBy's rule or a fixed benchmark name. */
+  @FunctionalInterface
+  public interface GroupOf {
+    String groupOf(RunInfo run, String comm);
+  }
+
+  /** The same process name's pids of one run, summed load by load. */
+  private static final class Totals {
+    long cpuNs;
+    double realNs;
+    long[] timeAtLoadNs = new long[0];
+
+    void add(ProcessLoad p) {
+      cpuNs += p.cpuNs;
+      realNs += p.wallNs();
+      if (p.timeAtLoadNs.length > timeAtLoadNs.length) {
+        timeAtLoadNs = java.util.Arrays.copyOf(timeAtLoadNs, p.timeAtLoadNs.length);
+      }
+      for (int k = 0; k < p.timeAtLoadNs.length; k++) {
+        timeAtLoadNs[k] += p.timeAtLoadNs[k];
+      }
+    }
+
+    void putInto(Map<SeriesKey, Double> m, SeriesKey entity) {
+      m.put(entity, realNs);
+      m.put(entity.with(Metric.CPU_TIME), (double) cpuNs);
+      if (realNs > 0) {
+        m.put(entity.with(Metric.AVG_LOAD), cpuNs / realNs);
+      }
+      SerialFraction serial = SerialFraction.of(timeAtLoadNs);
+      if (serial.defined()) {
+        m.put(entity.with(Metric.SERIAL_FRACTION), serial.fraction());
+      }
+      for (int k = 0; k < timeAtLoadNs.length; k++) {
+        m.put(entity.with(Metric.timeAtLoad(k)), (double) timeAtLoadNs[k]);
+      }
+    }
+  }
+
+  /** Keys of all runs given, sorted. */
+  static List<SeriesKey> keys(Map<String, Map<SeriesKey, Double>> byRun, Iterable<String> runs) {
+    java.util.TreeSet<SeriesKey> keys = new java.util.TreeSet<>();
+    for (String r : runs) {
+      keys.addAll(byRun.getOrDefault(r, Map.of()).keySet());
+    }
+    return List.copyOf(keys);
+  }
+}

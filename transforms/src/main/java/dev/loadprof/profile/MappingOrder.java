@@ -1,0 +1,65 @@
+package dev.loadprof.profile;
+
+import dev.loadprof.model.Frame;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The order of a profile's mappings, one per object file: the main binary first, because pprof
+ * names the first mapping in every report ("File: phases") and treats it as the main binary;
+ * then the others by name, the nameless one last. The main binary is the executable in the stacks
+ * of the most CPU time: of the files pprof itself would take for one (not a shared library, not a
+ * "[kernel.kallsyms]"-like pseudo file), and not a JIT symbol map or anonymous memory.
+ */
+final class MappingOrder {
+  private static final Pattern LIBRARY = Pattern.compile("[.]so$|[.]so[._][0-9]+");
+  private static final Pattern JIT_MAP = Pattern.compile("(^|/)perf-[0-9]+[.]map$");
+
+  private MappingOrder() {}
+
+  static List<String> of(List<StackWeight> stacks) {
+    Map<String, Long> cpuNsByFile = new HashMap<>();
+    TreeSet<String> files = new TreeSet<>();
+    for (StackWeight s : stacks) {
+      Set<String> inStack = new HashSet<>();
+      for (Frame f : s.stack()) {
+        files.add(f.dso());
+        if (inStack.add(f.dso()) && couldBeMainBinary(f.dso())) {
+          cpuNsByFile.merge(f.dso(), s.cpuNs(), Long::sum);
+        }
+      }
+    }
+    String main = null;
+    for (String file : files) { // by name, so that the first of equals wins
+      Long cpu = cpuNsByFile.get(file);
+      if (cpu != null && (main == null || cpu > cpuNsByFile.get(main))) {
+        main = file;
+      }
+    }
+    List<String> order = new ArrayList<>();
+    if (main != null) {
+      order.add(main);
+    }
+    for (String file : files) {
+      if (!file.equals(main) && !file.isEmpty()) {
+        order.add(file);
+      }
+    }
+    if (files.contains("") && !"".equals(main)) {
+      order.add("");
+    }
+    return order;
+  }
+
+  static boolean couldBeMainBinary(String file) {
+    String f = file.replace("(deleted)", "").trim();
+    return f.startsWith("/") && !f.startsWith("//anon") && !f.startsWith("/memfd:")
+        && !LIBRARY.matcher(f).find() && !JIT_MAP.matcher(f).find();
+  }
+}
