@@ -10,6 +10,8 @@
 #                              checked against the generator's known answers
 #   bench/run.sh stores [N]    archive and analyze of N 64-CPU runs, on local disk and on a local
 #                              S3 server (S3Mock), in one run: records/s per core, bytes/record
+#   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
+#                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,7 +24,8 @@ classpath() {
     (cd pipelines && mvn -q -o -B dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$work/test-classpath.txt" >/dev/null)
   fi
-  echo "pipelines/target/test-classes:pipelines/target/classes:$(cat "$work/test-classpath.txt")"
+  # This worktree's modules first: ~/.m2 may hold another branch's snapshot.
+  echo "pipelines/target/test-classes:pipelines/target/classes:transforms/target/classes:schemas/target/classes:$(cat "$work/test-classpath.txt")"
 }
 
 build() {
@@ -183,14 +186,38 @@ stores() {
   for f in profile.pb.gz histogram.txt functions.txt flame.folded; do
     cmp -s "$work/stores-out-local/$f" "$work/stores-out-s3/$f" || echo "OUTPUTS DIFFER: $f"
   done
+# Records `mixed ITERS 2` system-wide at 20 kHz (>= 1M records for ITERS=4000), then times the
+# decoder on it (3 rounds, medians) and loadprof analyze end to end with 1 piece vs the default.
+decode() {
+  build
+  local iters="${1:-4000}" data="$work/decode-mixed.data"
+  local wl="$work/workloads"
+  if [ ! -x "$wl/mixed" ]; then
+    cp -r "$home/../shared/workloads" "$wl" && make -s -C "$wl"
+  fi
+  if [ ! -f "$data" ]; then
+    perf record -q -k mono -a -g -e cpu-clock/freq=20000/ -e sched:sched_switch -o "$data" \
+      -- "$wl/mixed" "$iters" 2 2>/dev/null
+  fi
+  perf script -f -i "$data" --ns --show-task-events -F comm,pid,tid,cpu,time,event 2>/dev/null \
+    | wc -l | awk '{print "records:", $1}'
+  java -Xmx1g -cp "$(classpath)" dev.loadprof.bench.DecodeThroughput "$data" "$(nproc)" 3
+  for pieces in 1 "$(nproc)"; do
+    t=$(timed "$work/decode-e2e-$pieces.log" ./loadprof analyze -o "$work/decode-out-$pieces" \
+      --decode-pieces "$pieces" "$data")
+    echo "analyze end to end, --decode-pieces $pieces: $t s"
+  done
+  cmp "$work/decode-out-1/functions.txt" "$work/decode-out-$(nproc)/functions.txt" \
+    && echo "outputs identical"
 }
 
 case "${1:-}" in
+  decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,12p "$0"; exit 2 ;;
+  *) sed -n 2,14p "$0"; exit 2 ;;
 esac

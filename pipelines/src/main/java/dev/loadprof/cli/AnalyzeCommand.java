@@ -33,6 +33,7 @@ final class AnalyzeCommand implements JobCommand {
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
         StoreEnvironment.paths(given, outDir));
     options.setOut(outDir);
+    OutputDir.checkWritable(options.getOut());
     parsing.applyTo(options);
     filters.applyTo(options);
     selection.applyTo(options);
@@ -40,6 +41,7 @@ final class AnalyzeCommand implements JobCommand {
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
         parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
+    OutputDir.removeDebris(options.getOut());
     PipelineResult result = AnalyzePipeline.run(in.traces(), in.archives(), options);
     return JobOutcome.analyzed(result, options.getOut(), in.runs(), out, err);
   }

@@ -59,6 +59,7 @@ final class ArchiveCommand implements JobCommand {
     partition.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
     String archive = options.getOut();
+    OutputDir.checkWritable(archive);
     checkIsArchiveOrEmpty(archive);
     List<String> files = Inputs.traceFiles(traces);
     List<String> todo = notYetArchived(files, archive, options, out);

@@ -31,7 +31,7 @@ final class CompareCommand implements JobCommand {
       + " --candidate PATH...";
   static final List<String> OUTPUTS = List.of("compare.txt", "compare.json", "baseline.pb.gz",
       "candidate.pb.gz (go tool pprof -diff_base=baseline.pb.gz candidate.pb.gz)",
-      "diff.folded", "summary.txt");
+      "diff.folded", "compare.html (open in a browser)", "summary.txt");
 
   @Mixin OutputOptions output;
   @Mixin FilterOptions filters;

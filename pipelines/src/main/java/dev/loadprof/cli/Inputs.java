@@ -3,6 +3,8 @@ package dev.loadprof.cli;
 import dev.loadprof.archive.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.perfdata.PerfMissingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -61,6 +63,9 @@ final class Inputs {
       for (String file : match(spec)) {
         String runId = ParseTraces.runIdOf(file);
         String previous = byRunId.put(runId, file);
+        if (previous != null && TraceFiles.isStream(file)) {
+          throw new UsageException(file + " is given twice; a stream can be read only once");
+        }
         if (previous != null && !previous.equals(file)) {
           throw new UsageException("two traces have the run id '" + runId + "': " + previous
               + " and " + file + "; rename one");
@@ -74,6 +79,17 @@ final class Inputs {
   }
 
   private static List<String> match(String spec) throws UsageException {
+    if (TraceFiles.isStream(spec)) {
+      return List.of(spec); // stdin or a pipe: read once, as a stream, by the parse step
+    }
+    if (isLocalLiteral(spec) && Files.isRegularFile(Paths.get(spec))
+        && TraceFiles.isPerfDataFile(Paths.get(spec))) {
+      try {
+        PerfMissingException.check(); // perf.data needs perf script; say so before the job
+      } catch (PerfMissingException e) {
+        throw new UsageException(spec + " is perf.data: " + e.getMessage());
+      }
+    }
     if (isLocalLiteral(spec) && !Files.exists(Paths.get(spec))) {
       // Checked here: Beam's local match of a missing path walks the tree from its nearest
       // existing parent, which for "/missing.txt.gz" is the whole disk.

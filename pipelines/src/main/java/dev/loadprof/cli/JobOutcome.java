@@ -6,7 +6,9 @@ import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.compare.CompareInputException;
+import dev.loadprof.report.AnalyzeReport;
 import dev.loadprof.report.PprofReport;
+import dev.loadprof.report.Printable;
 import dev.loadprof.report.Report;
 import dev.loadprof.report.Reports;
 import java.io.IOException;
@@ -41,7 +43,7 @@ final class JobOutcome {
       return ExitCode.OK;
     }
     for (String reason : unusableReasons(outDir)) {
-      err.println("loadprof: " + reason);
+      err.println("loadprof: " + Printable.escape(reason)); // names come from the trace
     }
     err.println("loadprof: " + unusable + " of " + runs + " traces could not be analyzed"
         + " (reasons above and in " + outDir + "/summary.json)");
@@ -144,7 +146,8 @@ final class JobOutcome {
       for (Report r : Reports.ALL) { // the one list of outputs, in its order
         if (!r.fileName().equals(WriteReports.CONSOLE_SUMMARY_FILE)
             && exists(resolve(outDir, r.fileName()))) {
-          names.add(r instanceof PprofReport ? r.fileName() + " (go tool pprof)" : r.fileName());
+          names.add(r instanceof PprofReport ? r.fileName() + " (go tool pprof)"
+              : r instanceof AnalyzeReport ? r.fileName() + " (open in a browser)" : r.fileName());
         }
       }
       out.println("Outputs in " + outDir + "/: " + String.join(", ", names));

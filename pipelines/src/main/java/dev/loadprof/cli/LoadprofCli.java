@@ -20,8 +20,8 @@ import picocli.CommandLine.ScopeType;
     scope = ScopeType.INHERIT, mixinStandardHelpOptions = true, versionProvider = Version.class,
     usageHelpWidth = 100, sortOptions = false,
     description = Usage.ABOUT,
-    subcommands = {AnalyzeCommand.class, ArchiveCommand.class, CompareCommand.class,
-        NightlyCommand.class},
+    subcommands = {RecordCommand.class, AnalyzeCommand.class, ArchiveCommand.class,
+        CompareCommand.class, NightlyCommand.class},
     footer = "%nRun 'loadprof COMMAND --help' for a command's options." + Usage.RECORD
         + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression.%n")
 public final class LoadprofCli {

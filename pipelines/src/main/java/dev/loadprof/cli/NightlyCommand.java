@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
     footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
 final class NightlyCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof nightly -o DIR [options] TRACE_OR_ARCHIVE...";
-  static final List<String> OUTPUTS = List.of("nightly.json", "history.csv", "summary.txt");
+  static final List<String> OUTPUTS = List.of("nightly.json", "history.csv",
+      "nightly.html (open in a browser)", "summary.txt");
 
   @Mixin OutputOptions output;
   @Mixin FilterOptions filters;

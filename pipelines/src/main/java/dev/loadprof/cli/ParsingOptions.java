@@ -17,7 +17,25 @@ final class ParsingOptions {
           + " per worker is bounded by one window of events.")
   Long windowMs;
 
-  void applyTo(AnalyzeOptions options) {
+  @Option(names = "--decode-pieces", paramLabel = "N",
+      description = "perf.data inputs are decoded by N perf script processes in parallel, as"
+          + " separate pipeline splits (default: one per available processor).")
+  Integer decodePieces;
+
+  @Option(names = "--decode-split", paramLabel = "time|cpu", defaultValue = "time",
+      description = "How perf.data is cut for parallel decoding: time slices (--time, default)"
+          + " or one piece per CPU (-C; system-wide recordings only).")
+  String decodeSplit;
+
+  void applyTo(AnalyzeOptions options) throws UsageException {
+    if (!decodeSplit.equals("time") && !decodeSplit.equals("cpu")) {
+      throw new UsageException("--decode-split is time or cpu, got '" + decodeSplit + "'");
+    }
+    if (decodePieces != null && decodePieces < 1) {
+      throw new UsageException("--decode-pieces must be at least 1");
+    }
+    options.setDecodeSplit(decodeSplit);
+    options.setDecodePieces(decodePieces == null ? 0 : decodePieces);
     options.setEvent(event);
     options.setWindowMs(windowMs != null ? windowMs : DEFAULT_WINDOW_MS);
   }

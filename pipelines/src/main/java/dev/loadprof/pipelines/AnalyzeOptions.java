@@ -17,7 +17,7 @@ public interface AnalyzeOptions extends PipelineOptions {
   void setTraces(String value);
 
   @Description("Directory for the outputs (profile.pb.gz, histogram.txt, functions.txt,"
-      + " flame.folded, summary.json, summary.txt).")
+      + " flame.folded, summary.json, summary.txt, report.html).")
   @Default.String("loadprof-out")
   String getOut();
 
@@ -86,4 +86,17 @@ public interface AnalyzeOptions extends PipelineOptions {
   long getArchiveDebrisGraceMinutes();
 
   void setArchiveDebrisGraceMinutes(long value);
+  @Description("perf.data inputs are decoded by this many perf script processes in parallel"
+      + " (pipeline splits); 0 means one per available processor.")
+  @Default.Integer(0)
+  int getDecodePieces();
+
+  void setDecodePieces(int value);
+
+  @Description("How perf.data is cut for parallel decoding: time (time slices, --time) or cpu"
+      + " (one piece per CPU, -C; system-wide recordings only).")
+  @Default.String("time")
+  String getDecodeSplit();
+
+  void setDecodeSplit(String value);
 }

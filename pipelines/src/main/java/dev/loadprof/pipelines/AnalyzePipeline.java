@@ -8,6 +8,7 @@ import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.Filters;
 import java.util.List;
@@ -57,7 +58,11 @@ public final class AnalyzePipeline {
         // Spread the files over workers; each file is read by one worker.
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
-        new ParseTraces(options.getWindowMs() * 1_000_000L, options.getEvent()));
+        new ParseTraces(options.getWindowMs() * 1_000_000L, options.getEvent(),
+            options.getDecodePieces() > 0 ? options.getDecodePieces()
+                : ParseTraces.DEFAULT_DECODE_PIECES,
+            options.getDecodeSplit().equals("cpu") ? DecodePiece.Kind.CPU
+                : DecodePiece.Kind.TIME));
     parsed = ArchiveInputs.withArchives(parsed, archives,
         RunSelection.parse(options.getNights(), options.getHosts()));
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);

@@ -14,6 +14,7 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.profile.LoadTimelineTest;
 import dev.loadprof.report.Reports;
 import dev.loadprof.synth.Expected;
 import dev.loadprof.synth.Scenarios;
@@ -97,7 +98,8 @@ class AnalyzePipelineTest {
         + " cpuNsAtLoad=" + Arrays.toString(trim(a.cpuNsAtLoad))
         + " timeAtLoadNs=" + Arrays.toString(trim(a.timeAtLoadNs))
         + " span=" + a.spanStartNs + ".." + a.spanEndNs
-        + " health=" + a.health + " stacks=" + stacks;
+        + " health=" + a.health + " stacks=" + stacks
+        + " timeline=" + LoadTimelineTest.canonical(a.timeline);
   }
 
   private static long[] trim(long[] a) {

@@ -449,6 +449,28 @@ class CliTest {
     assertEquals(0, none.summary().get("runs").get(0).get("processes").size());
   }
 
+  /** --pid N that matches nothing names N and lists the biggest processes (name, pid, samples). */
+  @Test
+  void aPidWithoutSamplesIsNamedWithTheBiggestProcesses() throws Exception {
+    int pid = phasesPid();
+    long samples = E2e.process(E2e.analyzeCached(phases()).summary(), pid).get("samples")
+        .asLong();
+    Cli cli = E2e.analyze(dir.resolve("no-pid"), "--pid", "99999", phases()).assertOk();
+    assertThat(cli.stdout(), containsString("No process samples found: no process matches"
+        + " --pid 99999; the biggest processes are: phases (pid " + pid + ", " + samples
+        + " samples), "));
+  }
+
+  /** --event X that the trace lacks lists the events it has (exit 2, the file named). */
+  @Test
+  void anEventTheTraceLacksListsTheEventsPresent() {
+    Cli cli = E2e.analyze(dir.resolve("no-event"), "--event", "nosuch", phases());
+    assertEquals(2, cli.exit(), cli.stderr());
+    assertThat(cli.stderr(), containsString(phases() + ": no samples of the event nosuch"
+        + " (--event); the trace has samples of: cpu-clock ("));
+    assertThat(cli.stderr(), not(containsString("no samples of a sampling event")));
+  }
+
   /**
    * Every record read is analyzed or skipped with a reason, with and without a filter: the
    * samples a filter removes move from samples_in_profiles to samples_filtered_out.
@@ -541,5 +563,25 @@ class CliTest {
       fail("child CLI timed out");
     }
     return new ChildRun(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+  }
+
+  // ------------------------------------------------------------------ stdin
+
+  /** "-" reads the trace from stdin once, as a stream; the outputs equal the file's. */
+  @Test
+  void stdinIsReadAsAStream() throws IOException {
+    Cli fromFile = E2e.analyzeCached(phases());
+    java.io.InputStream saved = System.in;
+    try {
+      System.setIn(Files.newInputStream(E2e.trace("phases")));
+      Cli fromStdin = E2e.analyze(dir.resolve("stdin"), "-").assertOk();
+      // The same outputs; only the run id (the file name, or "stdin") differs.
+      assertEquals(fromFile.file("functions.txt"),
+          fromStdin.file("functions.txt").replace("stdin", "phases"));
+      assertEquals(fromFile.file("flame.folded"), fromStdin.file("flame.folded"));
+      assertEquals("stdin", fromStdin.summary().get("runs").get(0).get("run_id").asText());
+    } finally {
+      System.setIn(saved);
+    }
   }
 }

@@ -74,7 +74,7 @@ class CompareCliTest {
     assertThat(cli.stdout(), containsString("verdict: regression"));
     assertThat(cli.stdout(), containsString("mixed serial_section  real_time"));
     for (String f : List.of("compare.txt", "compare.json", "baseline.pb.gz", "candidate.pb.gz",
-        "diff.folded", "summary.txt")) {
+        "diff.folded", "compare.html", "summary.txt")) {
       assertEquals(true, Files.size(cli.out().resolve(f)) > 0, f);
     }
   }

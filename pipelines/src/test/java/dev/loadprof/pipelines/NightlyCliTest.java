@@ -61,6 +61,7 @@ class NightlyCliTest {
     assertThat(cli.stdout(), containsString("verdict: regression"));
     assertThat(cli.file("history.csv"), containsString("mixed,mixed,serial_section,real_time,"
         + FIRST.plusDays(5) + ",1,"));
+    assertThat(cli.file("nightly.html"), containsString("<title>loadprof nightly: regression"));
   }
 
   @Test

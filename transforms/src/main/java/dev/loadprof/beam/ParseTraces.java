@@ -8,6 +8,13 @@ import dev.loadprof.report.Printable;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.perfdata.PieceTask;
+import dev.loadprof.perfdata.PieceTexts;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.sdk.values.KV;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -29,31 +36,50 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads perf script traces (one file is one run, plain or gzip) into blocks of events per (run,
- * CPU, window), plus one {@link RunInfo} per run. A file is read by one worker from start to end:
- * text is not splittable, and the thread table and carry-in need one sequential pass. Everything
- * after this step is parallel over blocks.
+ * Reads traces (one file is one run: perf script text, plain or compressed, stdin, a pipe, or a
+ * perf.data file) into blocks of events per (run, lane, window), plus one {@link RunInfo} per
+ * run. A perf.data file is first decoded in parallel pieces ({@link DecodePerfData}); the text of
+ * a run is then parsed by one worker from start to end: the thread table and carry-in need one
+ * sequential pass. Everything after this step is parallel over blocks.
  */
 public final class ParseTraces extends PTransform<PCollection<String>, PCollectionTuple> {
   public static final TupleTag<EventBlock> BLOCKS = new TupleTag<>("blocks") {};
   public static final TupleTag<RunInfo> RUNS = new TupleTag<>("runs") {};
 
+  /** perf.data is decoded by this many perf script processes (time slices) unless told. */
+  public static final int DEFAULT_DECODE_PIECES =
+      Math.max(1, Runtime.getRuntime().availableProcessors());
+
   private final long windowNs;
   private final String samplingEvent;
+  private final int decodePieces;
+  private final DecodePiece.Kind splitBy;
 
   /**
    * @param windowNs length of a time window
    * @param samplingEvent event to profile, or null for the first sampling event in each trace
    */
   public ParseTraces(long windowNs, String samplingEvent) {
+    this(windowNs, samplingEvent, DEFAULT_DECODE_PIECES, DecodePiece.Kind.TIME);
+  }
+
+  /**
+   * The same, decoding each perf.data input in {@code decodePieces} pieces cut by {@code splitBy}
+   * (CPU or TIME).
+   */
+  public ParseTraces(long windowNs, String samplingEvent, int decodePieces,
+      DecodePiece.Kind splitBy) {
     this.windowNs = windowNs;
     this.samplingEvent = samplingEvent;
+    this.decodePieces = decodePieces;
+    this.splitBy = splitBy;
   }
 
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
-    PCollectionTuple out = paths.apply("Parse perf script into blocks",
-        ParDo.of(new ParseFn(windowNs, samplingEvent))
+    PCollectionTuple out = paths
+        .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy))
+        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
     out.get(RUNS).setCoder(RunInfoCoder.of());
@@ -65,7 +91,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     return RunIds.of(path);
   }
 
-  static final class ParseFn extends DoFn<String, EventBlock> {
+  static final class ParseFn extends DoFn<KV<String, Iterable<PieceTask>>, EventBlock> {
     private static final Logger LOG = LoggerFactory.getLogger(ParseTraces.class);
     private static final long PROGRESS_EVERY_NS = 5_000_000_000L;
     private final long windowNs;
@@ -77,22 +103,30 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     }
 
     @ProcessElement
-    public void process(@Element String path, MultiOutputReceiver out) throws IOException {
-      MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
+    public void process(@Element KV<String, Iterable<PieceTask>> input, MultiOutputReceiver out)
+        throws IOException {
+      String path = input.getKey();
+      List<PieceTask> pieces = new ArrayList<>();
+      input.getValue().forEach(pieces::add);
       String runId = RunIds.of(path);
       PerfScriptParser parser = new PerfScriptParser();
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
-      try (ProgressStream counted = new ProgressStream(
-              Channels.newInputStream(FileSystems.open(file.resourceId())), path,
-              file.sizeBytes());
-          InputStream text = TraceFiles.open(counted)) {
-        parser.read(text, path, builder);
+      try {
+        if (pieces.get(0).isPerfData()) {
+          try (Reader text = PieceTexts.open(pieces)) {
+            parser.read(text, builder);
+          }
+        } else {
+          readText(path, parser, builder);
+        }
       } catch (EOFException | ZipException e) {
         // A cut or damaged .gz: keep what was read, and say loudly where the input ended.
         builder.malformed(parser.lineCount() + 1, "the input ends early (" + e.getMessage()
             + "): the file is truncated or corrupt; everything before this line was analyzed."
             + " Re-create the file", "");
+      } finally {
+        PieceTexts.delete(pieces);
       }
       RunInfo info = builder.finish();
       parser.describeRun(info);
@@ -112,6 +146,30 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           info.health.get(TraceHealth.SWITCH_RECORDS),
           info.health.get(TraceHealth.MALFORMED_LINES));
       out.get(RUNS).output(info);
+    }
+
+    /** Reads a text trace (plain or compressed) from a file, stdin or a pipe. */
+    private static void readText(String path, PerfScriptParser parser, BlockBuilder builder)
+        throws IOException {
+      boolean stream = TraceFiles.isStream(path);
+      InputStream raw;
+      long size = 0;
+      if (stream) {
+        raw = TraceFiles.openStream(path);
+      } else {
+        MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
+        raw = Channels.newInputStream(FileSystems.open(file.resourceId()));
+        size = file.sizeBytes();
+      }
+      try (ProgressStream counted = new ProgressStream(raw, path, size);
+          InputStream text = TraceFiles.open(counted)) {
+        if (TraceFiles.isPerfData(text)) {
+          builder.malformed(1, "this is perf.data, and perf script can decode it only from a"
+              + " local file: give its local path (not a pipe or a remote path)", "PERFILE2");
+          return;
+        }
+        parser.read(text, path, builder);
+      }
     }
 
     /** Counts compressed bytes read, and logs progress on long inputs. */

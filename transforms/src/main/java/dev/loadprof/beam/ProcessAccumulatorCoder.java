@@ -5,6 +5,7 @@ import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.FrameCodec;
+import dev.loadprof.profile.LoadTimeline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,6 +61,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
       out.writeLong(e.getValue()[0]);
       out.writeLong(e.getValue()[1]);
     }
+    writeTimeline(out, a.timeline);
     out.writeDelimitedTo(outStream);
   }
 
@@ -89,7 +91,48 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
       a.stacks.put(new ProcessAccumulator.LoadStack(tid, load, new CallStack(stack)),
           new long[] {in.readLong(), in.readLong()});
     }
+    a.timeline = readTimeline(in);
     return a;
+  }
+
+  private static void writeTimeline(Varint.Sink out, LoadTimeline t) {
+    out.writeInt(t.level);
+    out.writeLong(t.minBaseIndex);
+    out.writeLong(t.maxBaseIndex);
+    out.writeInt(t.buckets.size());
+    for (Map.Entry<Long, LoadTimeline.Bucket> e : t.buckets.entrySet()) {
+      LoadTimeline.Bucket b = e.getValue();
+      out.writeLong(e.getKey());
+      out.writeLong(b.threadNs);
+      out.writeLong(b.busyNs);
+      out.writeInt(b.maxLoad);
+      out.writeInt(b.functionCpuNs.size());
+      for (Map.Entry<String, Long> f : b.functionCpuNs.entrySet()) {
+        out.writeString(f.getKey());
+        out.writeLong(f.getValue());
+      }
+    }
+  }
+
+  private static LoadTimeline readTimeline(Varint.Source in) throws IOException {
+    LoadTimeline t = new LoadTimeline();
+    t.level = in.readInt();
+    t.minBaseIndex = in.readLong();
+    t.maxBaseIndex = in.readLong();
+    int count = in.readInt();
+    for (int i = 0; i < count; i++) {
+      LoadTimeline.Bucket b = new LoadTimeline.Bucket();
+      long index = in.readLong();
+      b.threadNs = in.readLong();
+      b.busyNs = in.readLong();
+      b.maxLoad = in.readInt();
+      int functions = in.readInt();
+      for (int f = 0; f < functions; f++) {
+        b.functionCpuNs.put(in.readString(), in.readLong());
+      }
+      t.buckets.put(index, b);
+    }
+    return t;
   }
 
   private static void writeArray(Varint.Sink out, long[] a) {

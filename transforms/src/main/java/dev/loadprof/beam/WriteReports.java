@@ -7,14 +7,17 @@ import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.ConsoleSummary;
 import dev.loadprof.report.Filters;
+import dev.loadprof.report.Report;
 import dev.loadprof.report.Reports;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MoveOptions;
@@ -40,6 +43,8 @@ import org.apache.beam.sdk.values.PDone;
 public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   /** The console summary's file, which the CLI prints; see {@link ConsoleSummary}. */
   public static final String CONSOLE_SUMMARY_FILE = ConsoleSummary.FILE_NAME;
+  /** The temporary directory of a job's outputs; a killed job's is removed by the next run. */
+  public static final String TMP_PREFIX = ".loadprof-tmp-";
 
   /** analyze's outputs: every report of {@link Reports#ALL}. */
   public static final AnalysisWriter ANALYZE = Reports::writeAll;
@@ -119,11 +124,16 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     writeAtomically(analysis, outputDir, ANALYZE);
   }
 
-  /** Writes what {@code writer} makes of the analysis, atomically, into outputDir. */
+  /**
+   * Writes what {@code writer} makes of the analysis into a fresh temporary directory, then
+   * moves it into outputDir, where analyze's outputs ({@link Reports#ALL}) that this job did
+   * not write (an earlier job's runs.txt and groups.txt) are deleted, so the directory holds
+   * this job's outputs only. No other file is ever deleted.
+   */
   public static void writeAtomically(Analysis analysis, String outputDir, AnalysisWriter writer)
       throws IOException {
     ResourceId dir = FileSystems.matchNewResource(outputDir, true);
-    ResourceId tmp = dir.resolve(".loadprof-tmp-" + UUID.randomUUID(),
+    ResourceId tmp = dir.resolve(TMP_PREFIX + UUID.randomUUID(),
         StandardResolveOptions.RESOLVE_DIRECTORY);
     List<ResourceId> written = new ArrayList<>();
     try {
@@ -141,6 +151,21 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
     }
     FileSystems.rename(written, targets, MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
     FileSystems.delete(List.of(tmp), MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
+    FileSystems.delete(staleOutputs(dir, written),
+        MoveOptions.StandardMoveOptions.IGNORE_MISSING_FILES);
+  }
+
+  /** analyze's outputs that this job did not write. */
+  private static List<ResourceId> staleOutputs(ResourceId dir, List<ResourceId> written) {
+    Set<String> names = new HashSet<>();
+    written.forEach(w -> names.add(w.getFilename()));
+    List<ResourceId> stale = new ArrayList<>();
+    for (Report r : Reports.ALL) {
+      if (!names.contains(r.fileName())) {
+        stale.add(dir.resolve(r.fileName(), StandardResolveOptions.RESOLVE_FILE));
+      }
+    }
+    return stale;
   }
 
   /** Leaves nothing behind: the outputs appear complete or not at all. */

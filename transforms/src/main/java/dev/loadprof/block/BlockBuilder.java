@@ -13,8 +13,9 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * Cuts the event stream of one run into blocks of (CPU, time window) and hands each block on as
- * soon as its window is over, so memory is bounded by one window per CPU, not by the trace.
+ * Cuts the event stream of one run into blocks of (lane, time window) and hands each block on as
+ * soon as its window is over, so memory is bounded by one window per lane, not by the trace. A
+ * lane is a CPU, or a thread in a per-process recording ({@link Lanes}).
  *
  * <p>It also keeps what only a sequential pass can know: which process each thread belongs to
  * ({@link ThreadTable}), which sampling event is used and how often it samples ({@link
@@ -33,11 +34,13 @@ public final class BlockBuilder implements TraceEventSink {
   private final ThreadTable threads = new ThreadTable(info);
   private final SampleIntervalEstimate interval = new SampleIntervalEstimate();
   private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
+  private final Lanes lanes = new Lanes();
 
   private final FarJumpGate gate;
   private final TimeDamage damage = new TimeDamage();
 
   private boolean sawRecord;
+  private boolean layoutChecked;
   private long firstNs = Long.MAX_VALUE;
   private long lastNs = Long.MIN_VALUE;
 
@@ -66,6 +69,7 @@ public final class BlockBuilder implements TraceEventSink {
     this.out = out;
     info.runId = runId;
     info.source = sourceName;
+    info.requestedEvent = wantedEvent == null ? "" : wantedEvent;
     this.gate = new FarJumpGate(Math.max(FAR_NS, 2 * windowNs));
   }
 
@@ -87,12 +91,14 @@ public final class BlockBuilder implements TraceEventSink {
     if (info.samplingEvent.isEmpty()) {
       if (wantedEvent != null && !wantedEvent.equals(event)) {
         health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+        info.countUnusedEvent(event);
         return;
       }
       info.samplingEvent = event;
       info.periodIsNanoseconds = SampleIntervalEstimate.countsNanoseconds(event);
     } else if (!info.samplingEvent.equals(event)) {
       health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
+      info.countUnusedEvent(event);
       return;
     }
     if (tid == UNKNOWN_ID) {
@@ -105,9 +111,18 @@ public final class BlockBuilder implements TraceEventSink {
       damage.longPeriod(cpu, timeNs, period);
       return;
     }
-    threads.detectLayout(!sawRecord, pid);
-    pid = threads.learn(pid, tid, comm);
-    OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
+    detectLayout(pid);
+    int resolved = threads.learn(pid, tid, comm);
+    if (cpu == UNKNOWN_ID) {
+      lanes.decide(Lanes.Kind.THREADS); // only a thread's own lane can hold a sample without a CPU
+    } else {
+      lanes.noteSampleCpu(cpu);
+    }
+    lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack));
+  }
+
+  private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack) {
+    OpenBlock b = blockFor(lanes.of(cpu, tid), timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
     if (b == null) {
       return;
     }
@@ -115,9 +130,58 @@ public final class BlockBuilder implements TraceEventSink {
     b.addSample(timeNs, tid, pid, period, stack);
   }
 
+  /**
+   * A per-thread switch record: on the thread's own lane, IN is "idle ==> tid" and OUT is "tid
+   * ==> idle", so a missing IN or OUT is a chain break repaired like any other.
+   */
+  @Override
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+    if (lanes.byCpu()) {
+      ignored(in ? "PERF_RECORD_SWITCH IN (sched_switch gives the loads)"
+          : "PERF_RECORD_SWITCH OUT (sched_switch gives the loads)");
+      return;
+    }
+    if (outsideRun(timeNs, tid, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
+        () -> addContextSwitch(timeNs, pid, tid, comm, in))) {
+      return;
+    }
+    addContextSwitch(timeNs, pid, tid, comm, in);
+  }
+
+  private void addContextSwitch(long timeNs, int pid, int tid, String comm, boolean in) {
+    health.increment(TraceHealth.SWITCH_RECORDS);
+    lanes.decide(Lanes.Kind.THREADS);
+    if (tid == 0 || tid == UNKNOWN_ID) {
+      health.increment(TraceHealth.IDLE_SWITCH_RECORDS); // the idle task of a CPU-wide record
+      return;
+    }
+    detectLayout(pid);
+    int resolved = threads.learn(pid, tid, comm);
+    OpenBlock b = blockFor(tid, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
+    if (b == null) {
+      return;
+    }
+    lanes.noteSwitch(tid, in);
+    if (in) {
+      b.switches.add(timeNs, 0, 0, tid, resolved);
+    } else {
+      b.switches.add(timeNs, tid, resolved, 0, 0);
+    }
+  }
+
+  /** The first record with a thread tells whether the trace prints pids (see ThreadTable). */
+  private void detectLayout(int headerPid) {
+    threads.detectLayout(!layoutChecked, headerPid);
+    layoutChecked = true;
+  }
+
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
       String prevComm, String prevState, int nextTid, String nextComm) {
+    if (lanes.byThread()) {
+      ignored("sched:sched_switch (context-switch records give the loads)");
+      return;
+    }
     if (outsideRun(timeNs, cpu, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
         () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
             nextComm))) {
@@ -128,6 +192,7 @@ public final class BlockBuilder implements TraceEventSink {
 
   private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
       String prevComm, String prevState, int nextTid, String nextComm) {
+    lanes.decide(Lanes.Kind.CPUS);
     health.increment(TraceHealth.SWITCH_RECORDS);
     if (period > 1) {
       health.increment(TraceHealth.FREQ_SAMPLED_SWITCH_RECORDS);
@@ -136,7 +201,7 @@ public final class BlockBuilder implements TraceEventSink {
     if (prevState != null && prevState.startsWith("X")) {
       health.increment(TraceHealth.EXITED_THREAD_SWITCHES);
     }
-    threads.detectLayout(!sawRecord, prevPid);
+    detectLayout(prevPid);
     int resolvedPrev = threads.learn(prevPid, prevTid, prevComm);
     int resolvedNext = threads.pidOf(nextTid, nextComm);
     OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
@@ -157,10 +222,12 @@ public final class BlockBuilder implements TraceEventSink {
   private void addWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
     health.increment(TraceHealth.WAKEUP_RECORDS);
     threads.pidOf(tid, comm);
-    OpenBlock b = blockFor(targetCpu, timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
-    if (b != null) {
-      b.wakeups.add(timeNs, tid);
-    }
+    lanes.whenKnown(() -> {
+      OpenBlock b = blockFor(lanes.of(targetCpu, tid), timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
+      if (b != null) {
+        b.wakeups.add(timeNs, tid);
+      }
+    });
   }
 
   @Override
@@ -206,9 +273,13 @@ public final class BlockBuilder implements TraceEventSink {
    */
   public RunInfo finish() {
     gate.finish();
+    lanes.decide(Lanes.Kind.CPUS);
     freezeSampleInterval();
     long runEnd = sawRecord ? lastNs : 0;
-    info.cpuCount = openByCpu.size();
+    info.cpuCount = lanes.cpuCount(openByCpu.size());
+    if (lanes.byThread()) {
+      health.add(TraceHealth.THREADS_IN_AT_END, lanes.threadsInAtEnd());
+    }
     for (OpenBlock b : openByCpu.values()) {
       emitTail(b, runEnd);
     }
@@ -218,7 +289,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.sampleIntervalNs = interval.nanos();
     info.layout = threads.plainLayout() ? "plain" : "fields";
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
-    RunWarnings.add(info, sourceName, threads.plainLayout());
+    RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread());
     damage.warn(info, sourceName);
     UnusablePolicy.judge(info);
     return info;

@@ -7,8 +7,13 @@ import dev.loadprof.model.TraceHealth;
 final class RunWarnings {
   private RunWarnings() {}
 
-  static void add(RunInfo info, String sourceName, boolean plainLayout) {
+  static void add(RunInfo info, String sourceName, boolean plainLayout, boolean threadLanes) {
     TraceHealth health = info.health;
+    if (threadLanes) {
+      info.warnings.add(sourceName + ": loads come from per-thread context-switch records (a"
+          + " per-process recording): only the recorded program's threads are seen, and a :u"
+          + " sampling event shows no kernel frames. Record system-wide as root for both.");
+    }
     long lost = health.get(TraceHealth.SWITCHES_LOST_TO_SAMPLING);
     if (lost > 0) {
       info.warnings.add(String.format(

@@ -2,6 +2,8 @@ package dev.loadprof.block;
 
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * When a run cannot be analyzed at all: it has no samples and no switches (not perf script
@@ -33,6 +35,14 @@ public final class UnusablePolicy {
     if (info.health.get(TraceHealth.SWITCH_RECORDS) == 0) {
       return info.source + ": no sched:sched_switch records, so loads cannot be known. Record"
           + " with: " + RECORD;
+    }
+    if (info.samplingEvent.isEmpty() && !info.requestedEvent.isEmpty()
+        && !info.unusedEvents.isEmpty()) {
+      List<String> present = new ArrayList<>();
+      info.unusedEvents.forEach((event, n) -> present.add(event + " (" + n + " samples)"));
+      return info.source + ": no samples of the event " + info.requestedEvent + " (--event);"
+          + " the trace has samples of: " + String.join(", ", present) + ". Give one of them"
+          + " with --event, or leave --event out for the first one";
     }
     if (info.samplingEvent.isEmpty()) {
       return info.source + ": no samples of a sampling event (cpu-clock, cycles, ...). Record"

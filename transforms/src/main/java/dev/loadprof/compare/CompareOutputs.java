@@ -9,12 +9,12 @@ import java.util.function.Function;
 /** Writes every output of loadprof compare, each to the stream {@code open} gives its name. */
 public final class CompareOutputs {
   /**
-   * compare.txt, compare.json, baseline.pb.gz, candidate.pb.gz, diff.folded and the console
-   * summary, in this order.
+   * compare.txt, compare.json, baseline.pb.gz, candidate.pb.gz, diff.folded, compare.html and
+   * the console summary, in this order.
    */
   public static final List<CompareWriter> WRITERS = List.of(new CompareText(),
       new CompareJson(), SideProfiles.BASELINE, SideProfiles.CANDIDATE, SideProfiles.DIFF,
-      new CompareSummary());
+      new CompareReport(), new CompareSummary());
 
   private CompareOutputs() {}
 

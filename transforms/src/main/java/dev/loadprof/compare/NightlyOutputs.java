@@ -7,9 +7,9 @@ import java.util.function.Function;
 
 /** Writes every output of loadprof nightly, each to the stream {@code open} gives its name. */
 public final class NightlyOutputs {
-  /** history.csv, nightly.json and the console summary, in this order. */
+  /** history.csv, nightly.json, nightly.html and the console summary, in this order. */
   public static final List<NightlyWriter> WRITERS = List.of(new HistoryCsv(), new NightlyJson(),
-      new NightlySummary());
+      new NightlyReport(), new NightlySummary());
 
   private NightlyOutputs() {}
 

@@ -2,6 +2,7 @@ package dev.loadprof.load;
 
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Frame;
 import dev.loadprof.model.Intervals;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
@@ -96,7 +97,9 @@ public final class LoadJoiner {
         PidCount pc = counts.computeIfAbsent(pid, p -> new PidCount());
         long now = time(x);
         if (pc.running > 0) {
-          accumulator(byPid, runId, pid).addTimeAtLoad(pc.running, now - pc.since);
+          ProcessAccumulator acc = accumulator(byPid, runId, pid);
+          acc.addTimeAtLoad(pc.running, now - pc.since);
+          acc.timeline.addLoad(windowStart + pc.since, windowStart + now, pc.running);
         }
         pc.since = now;
         if (isStart(x)) {
@@ -140,6 +143,10 @@ public final class LoadJoiner {
       stacks[stackId] = stack;
     }
     acc.addSample(b.samples.tid[i], load, b.sampleCpuNs(i), stack);
+    Frame[] frames = stack.frames();
+    if (frames.length > 0) {
+      acc.timeline.addSample(b.samples.time[i], frames[0].symbol(), b.sampleCpuNs(i));
+    }
     if (b.sampleFlags != null && b.sampleFlags[i] == EventBlock.FLAG_CONTRADICTED) {
       acc.addHealth(TraceHealth.SAMPLES_CONTRADICTED, 1);
     }

@@ -1,6 +1,7 @@
 package dev.loadprof.load;
 
 import dev.loadprof.model.CallStack;
+import dev.loadprof.profile.LoadTimeline;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import java.io.Serializable;
@@ -29,6 +30,11 @@ public final class ProcessAccumulator implements Serializable {
   public TreeMap<String, Long> health = new TreeMap<>();
   /** (tid, load, stack) -> {count, cpuNs}. */
   public HashMap<LoadStack, long[]> stacks = new HashMap<>();
+  /** Load over time from the same run intervals, and where each leaf function's samples fall. */
+  public LoadTimeline timeline = new LoadTimeline();
+
+  /** Sums that overflowed 64 bits and were capped at Long.MAX_VALUE (a health counter). */
+  public static final String SUMS_SATURATED = "sums_saturated";
 
   public ProcessAccumulator(String runId, int pid) {
     this.runId = runId;
@@ -46,10 +52,10 @@ public final class ProcessAccumulator implements Serializable {
     samplesAtLoad = grow(samplesAtLoad, load);
     cpuNsAtLoad = grow(cpuNsAtLoad, load);
     samplesAtLoad[load]++;
-    cpuNsAtLoad[load] += cpuNs;
+    cpuNsAtLoad[load] = add(cpuNsAtLoad[load], cpuNs);
     long[] w = stacks.computeIfAbsent(new LoadStack(tid, load, stack), k -> new long[2]);
     w[0]++;
-    w[1] += cpuNs;
+    w[1] = add(w[1], cpuNs);
   }
 
   public void addTimeAtLoad(int load, long ns) {
@@ -57,7 +63,7 @@ public final class ProcessAccumulator implements Serializable {
       return;
     }
     timeAtLoadNs = grow(timeAtLoadNs, load);
-    timeAtLoadNs[load] += ns;
+    timeAtLoadNs[load] = add(timeAtLoadNs[load], ns);
   }
 
   public void extendSpan(long start, long end) {
@@ -72,17 +78,18 @@ public final class ProcessAccumulator implements Serializable {
   }
 
   public ProcessAccumulator mergeFrom(ProcessAccumulator o) {
-    samples += o.samples;
+    samples = add(samples, o.samples);
     samplesAtLoad = addInto(samplesAtLoad, o.samplesAtLoad);
     cpuNsAtLoad = addInto(cpuNsAtLoad, o.cpuNsAtLoad);
     timeAtLoadNs = addInto(timeAtLoadNs, o.timeAtLoadNs);
     spanStartNs = Math.min(spanStartNs, o.spanStartNs);
     spanEndNs = Math.max(spanEndNs, o.spanEndNs);
     o.health.forEach(this::addHealth);
+    timeline.mergeFrom(o.timeline);
     for (Map.Entry<LoadStack, long[]> e : o.stacks.entrySet()) {
       long[] w = stacks.computeIfAbsent(e.getKey(), k -> new long[2]);
-      w[0] += e.getValue()[0];
-      w[1] += e.getValue()[1];
+      w[0] = add(w[0], e.getValue()[0]);
+      w[1] = add(w[1], e.getValue()[1]);
     }
     return this;
   }
@@ -97,16 +104,21 @@ public final class ProcessAccumulator implements Serializable {
     int maxLoad = Math.max(lastNonZero(cpuNsAtLoad), lastNonZero(timeAtLoadNs));
     p.samplesAtLoad = Arrays.copyOf(samplesAtLoad, maxLoad + 1);
     p.cpuNsAtLoad = Arrays.copyOf(cpuNsAtLoad, maxLoad + 1);
-    p.cpuNs = Arrays.stream(cpuNsAtLoad).sum();
+    boolean[] overflowed = {false};
+    p.cpuNs = sum(cpuNsAtLoad, overflowed);
     p.timeAtLoadNs = Arrays.copyOf(timeAtLoadNs, maxLoad + 1);
     if (spanEndNs >= spanStartNs) {
       p.spanStartNs = spanStartNs;
       p.spanEndNs = spanEndNs;
-      long onCpu = Arrays.stream(timeAtLoadNs).sum();
+      long onCpu = sum(timeAtLoadNs, overflowed);
       // Inside its span, a process is at some load k >= 0 at every instant.
       p.timeAtLoadNs[0] = Math.max(0, (spanEndNs - spanStartNs) - onCpu);
     }
     p.health = new TreeMap<>(health);
+    p.timeline = timeline;
+    if (overflowed[0]) {
+      p.health.merge(SUMS_SATURATED, 1L, Long::sum);
+    }
     return p;
   }
 
@@ -133,11 +145,42 @@ public final class ProcessAccumulator implements Serializable {
     return index < a.length ? a : Arrays.copyOf(a, Math.max(index + 1, a.length * 2));
   }
 
-  private static long[] addInto(long[] a, long[] b) {
+  private long[] addInto(long[] a, long[] b) {
     long[] r = b.length > a.length ? Arrays.copyOf(a, b.length) : a;
     for (int i = 0; i < b.length; i++) {
-      r[i] += b[i];
+      r[i] = add(r[i], b[i]);
     }
     return r;
+  }
+
+  /**
+   * a + b, or Long.MAX_VALUE when that overflows, counted in {@link #SUMS_SATURATED}: a wrapped
+   * sum would be a silently wrong (negative) figure; a capped one is flagged and warned about.
+   */
+  private long add(long a, long b) {
+    long s = saturatedAdd(a, b);
+    if (s != a + b) {
+      addHealth(SUMS_SATURATED, 1);
+    }
+    return s;
+  }
+
+  static long saturatedAdd(long a, long b) {
+    long s = a + b;
+    if (((a ^ s) & (b ^ s)) < 0) { // both operands' sign differs from the sum's: overflow
+      return b < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return s;
+  }
+
+  /** The saturated sum of the values; overflowed[0] is set when it was capped. */
+  private static long sum(long[] values, boolean[] overflowed) {
+    long s = 0;
+    for (long v : values) {
+      long next = saturatedAdd(s, v);
+      overflowed[0] |= next != s + v;
+      s = next;
+    }
+    return s;
   }
 }

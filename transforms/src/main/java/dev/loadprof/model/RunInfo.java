@@ -50,6 +50,23 @@ public final class RunInfo implements Serializable {
    * when it can. Set when the run has been read (dev.loadprof.block.UnusablePolicy).
    */
   public String unusableReason = "";
+  /** The event asked for with --event, or "" for the first sampling event of the trace. */
+  public String requestedEvent = "";
+  /**
+   * Samples of other events than the one used, by event name (at most {@link
+   * #MAX_UNUSED_EVENTS} names, the rest under "..."), so that an --event the trace lacks can
+   * list the events it has. Neither this nor requestedEvent is archived or part of equals.
+   */
+  public TreeMap<String, Long> unusedEvents = new TreeMap<>();
+
+  public static final int MAX_UNUSED_EVENTS = 16;
+
+  /** Counts one sample of an event that is not the one used. */
+  public void countUnusedEvent(String event) {
+    String key = unusedEvents.containsKey(event) || unusedEvents.size() < MAX_UNUSED_EVENTS
+        ? event : "...";
+    unusedEvents.merge(key, 1L, Long::sum);
+  }
 
   public boolean isUnusable() {
     return !unusableReason.isEmpty();
@@ -74,6 +91,8 @@ public final class RunInfo implements Serializable {
     c.health.addAll(health);
     c.warnings = new ArrayList<>(warnings);
     c.unusableReason = unusableReason;
+    c.requestedEvent = requestedEvent;
+    c.unusedEvents = new TreeMap<>(unusedEvents);
     return c;
   }
 

@@ -27,6 +27,15 @@ public interface TraceEventSink {
   void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid, String prevComm,
       String prevState, int nextTid, String nextComm);
 
+  /**
+   * A context-switch record (PERF_RECORD_SWITCH of a per-thread recording, or
+   * PERF_RECORD_SWITCH_CPU_WIDE): thread tid of process pid was switched in ({@code in}) or out
+   * at timeNs. {@code cpu} is UNKNOWN_ID when the recording has no CPU column. Unlike
+   * sched_switch, each record names one thread, so a thread's IN and OUT records give its own run
+   * intervals whatever CPU it ran on.
+   */
+  void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in);
+
   /** A sched:sched_wakeup or sched:sched_wakeup_new record: {@code tid} will run on targetCpu. */
   void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu);
 

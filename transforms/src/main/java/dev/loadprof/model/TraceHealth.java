@@ -37,6 +37,10 @@ public final class TraceHealth implements Serializable {
   public static final String SAMPLES_FILTERED_OUT = "samples_filtered_out";
   public static final String SAMPLES_OF_UNUSABLE_RUN = "samples_of_unusable_run";
   public static final String UNKNOWN_PID_SWITCHES = "switches_with_unknown_pid";
+  /** Context-switch records of the idle task (CPU-wide records of tid 0): not a thread's lane. */
+  public static final String IDLE_SWITCH_RECORDS = "idle_switch_records";
+  /** Threads whose last context-switch record is IN: the trace ended while they were in. */
+  public static final String THREADS_IN_AT_END = "threads_in_at_trace_end";
   // Damaged input (issue 7); these appear in summary.json only when a trace has them.
   public static final String DUPLICATE_SAMPLES = "duplicate_samples";
   public static final String DUPLICATE_SWITCHES = "duplicate_switches";

@@ -31,6 +31,11 @@ import java.util.HashMap;
  *       (both print the same instruction addresses).
  * </ul>
  *
+ * <p>The {@code [cpu]} column is optional: a per-process recording ({@code perf record
+ * --switch-events} without {@code -a}) has none unless {@code --sample-cpu} was given. Then the
+ * cpu is {@link TraceEventSink#UNKNOWN_ID}, and {@code PERF_RECORD_SWITCH[_CPU_WIDE] IN|OUT}
+ * lines ({@code perf script --show-switch-events}) go to {@link TraceEventSink#contextSwitch}.
+ *
  * <p>A record is a header line, then tab-indented stack lines (leaf first), ended by a blank line,
  * the next header or the end of the input. Headers are parsed by anchoring on {@code " [cpu]
  * time:"} and on the {@code key=} names of the trace payload, never by splitting on blanks, since
@@ -529,7 +534,46 @@ public final class PerfScriptParser implements TraceReader {
         break;
       }
     }
-    return found;
+    if (found >= 0) {
+      return found;
+    }
+    return failure.equals("bad timestamp") ? -1 : parseHeaderWithoutCpu(b, s, e);
+  }
+
+  /**
+   * Parses {@code comm pid/tid time:} (a recording without the cpu column): the time is the first
+   * blank-preceded {@code digits.digits:} token whose preceding word is a pid/tid.
+   */
+  private int parseHeaderWithoutCpu(char[] b, int s, int e) {
+    for (int i = s + 1; i < e; i++) {
+      if (b[i - 1] != ' ' || !isDigit(b[i])) {
+        continue;
+      }
+      int afterTime = parseTime(b, i, e);
+      if (afterTime < 0) {
+        continue;
+      }
+      int tokEnd = i;
+      while (tokEnd > s && b[tokEnd - 1] == ' ') {
+        tokEnd--;
+      }
+      int tokStart = tokEnd;
+      while (tokStart > s && b[tokStart - 1] != ' ') {
+        tokStart--;
+      }
+      if (tokStart == tokEnd || !parsePidTid(b, tokStart, tokEnd)) {
+        continue;
+      }
+      int commEnd = tokStart;
+      while (commEnd > s && b[commEnd - 1] == ' ') {
+        commEnd--;
+      }
+      hCommEnd = commEnd;
+      hCpu = TraceEventSink.UNKNOWN_ID;
+      return afterTime;
+    }
+    failure = "not a perf script record";
+    return -1;
   }
 
   /** Whether the chars are "pid/tid" or "tid", without setting any field. */
@@ -609,6 +653,10 @@ public final class PerfScriptParser implements TraceReader {
   }
 
   private void schedSwitch(char[] b, int s, int e, long period, int p, int pe) {
+    if (hCpu == TraceEventSink.UNKNOWN_ID) {
+      bad(b, s, e, "sched_switch without a [cpu] column (add cpu to perf script -F)");
+      return;
+    }
     int prevCommStart = indexOf(b, p, pe, "prev_comm=");
     if (prevCommStart < 0) {
       bad(b, s, e, "sched_switch without prev_comm");
@@ -726,6 +774,18 @@ public final class PerfScriptParser implements TraceReader {
         } else {
           sink.exit(hTime, pid, tid);
         }
+      }
+      case "PERF_RECORD_SWITCH", "PERF_RECORD_SWITCH_CPU_WIDE" -> {
+        // "PERF_RECORD_SWITCH IN", "... OUT preempt", "..._CPU_WIDE OUT  next pid/tid: 1/2"
+        int i = skipBlanks(b, nameEnd, e);
+        boolean in = startsWith(b, i, e, "IN") && (i + 2 == e || b[i + 2] == ' ');
+        boolean out = startsWith(b, i, e, "OUT") && (i + 3 == e || b[i + 3] == ' ');
+        if (!in && !out) {
+          bad(b, s, e, "bad " + name + " (neither IN nor OUT)");
+          return;
+        }
+        String comm = intern(b, skipBlanks(b, s, hCommEnd), hCommEnd);
+        sink.contextSwitch(hTime, hCpu, hPid, hTid, comm, in);
       }
       case "PERF_RECORD_LOST", "PERF_RECORD_LOST_SAMPLES" -> {
         // "PERF_RECORD_LOST lost 123". Older perf printed no count: then at least one was lost.

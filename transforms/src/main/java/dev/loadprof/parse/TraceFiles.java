@@ -3,23 +3,37 @@ package dev.loadprof.parse;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import org.apache.commons.compress.compressors.CompressorException;
+import org.apache.commons.compress.compressors.CompressorStreamFactory;
 
-/** Opens trace files, decompressing gzip when the content (not the file name) says it is gzip. */
+/**
+ * Opens traces: decompresses gzip, bzip2, xz and zstd when the content (not the file name) says
+ * so, recognises perf.data by its magic, and reads stdin ({@code -}) and pipes as streams.
+ */
 public final class TraceFiles {
   /** Buffer for decompression and reading; traces are gigabytes, so small buffers cost syscalls. */
   static final int BUFFER_BYTES = 1 << 16;
 
+  /** The input name that means standard input. */
+  public static final String STDIN = "-";
+
   private static final int GZIP_MAGIC_1 = 0x1f;
   private static final int GZIP_MAGIC_2 = 0x8b;
+  /** perf.data starts with "PERFILE2" (file and pipe mode alike). */
+  private static final byte[] PERF_DATA_MAGIC = "PERFILE2".getBytes(StandardCharsets.US_ASCII);
 
   private TraceFiles() {}
 
   /**
-   * Returns a stream of the uncompressed text of {@code in}: a gzip decompressing stream if the
-   * first two bytes are the gzip magic (concatenated gzip members are read as one; see {@link
-   * GzipText} for damaged ones), else the bytes as they are. The returned stream owns {@code in}: closing it closes {@code in}.
+   * Returns a stream of the uncompressed text of {@code in}: gzip (concatenated members read as
+   * one; see {@link GzipText} for damaged ones), bzip2, xz and zstd are detected from their first
+   * bytes; anything else is returned as it is. The returned stream owns {@code in}: closing it
+   * closes {@code in}.
    */
   public static InputStream open(InputStream in) throws IOException {
     BufferedInputStream buffered =
@@ -33,7 +47,17 @@ public final class TraceFiles {
       GzipText gzip = new GzipText(buffered);
       return new Text(gzip, gzip);
     }
-    return new Text(buffered, null);
+    String other = otherCompression(buffered);
+    if (other == null) {
+      return new Text(buffered, null);
+    }
+    try {
+      return new Text(
+          CompressorStreamFactory.getSingleton().createCompressorInputStream(other, buffered, true),
+          null);
+    } catch (CompressorException e) {
+      throw new IOException("cannot decompress " + other + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -54,7 +78,7 @@ public final class TraceFiles {
     }
   }
 
-  /** Opens a file, decompressing it if it is gzip. */
+  /** Opens a file, decompressing it if it is compressed. */
   public static InputStream open(Path path) throws IOException {
     InputStream raw = Files.newInputStream(path);
     try {
@@ -65,6 +89,59 @@ public final class TraceFiles {
     }
   }
 
+  /**
+   * True for stdin and for local pipes (FIFOs, {@code /dev/fd/N} of a shell's {@code <(...)}):
+   * inputs that can be read only once, as a stream, and have no size.
+   */
+  public static boolean isStream(String name) {
+    if (name.equals(STDIN)) {
+      return true;
+    }
+    if (name.contains("://")) {
+      return false;
+    }
+    try {
+      Path p = Paths.get(name);
+      return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Opens a stream input (see {@link #isStream}) once; stdin is not closed by closing this. */
+  public static InputStream openStream(String name) throws IOException {
+    if (name.equals(STDIN)) {
+      return new java.io.FilterInputStream(System.in) {
+        @Override
+        public void close() {
+          // System.in stays open for whoever else reads it.
+        }
+      };
+    }
+    return Files.newInputStream(Paths.get(name));
+  }
+
+  /** True when the (decompressed) stream starts with perf.data's magic; nothing is consumed. */
+  public static boolean isPerfData(InputStream decompressed) throws IOException {
+    if (!decompressed.markSupported()) {
+      return false;
+    }
+    byte[] head = new byte[PERF_DATA_MAGIC.length];
+    decompressed.mark(head.length);
+    int n = decompressed.readNBytes(head, 0, head.length);
+    decompressed.reset();
+    return n == head.length && Arrays.equals(head, PERF_DATA_MAGIC);
+  }
+
+  /** True when a local file starts with perf.data's magic (uncompressed). */
+  public static boolean isPerfDataFile(Path path) {
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 16)) {
+      return isPerfData(in);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** Peeks at the first two bytes without consuming them. */
   private static boolean isGzip(BufferedInputStream in) throws IOException {
     in.mark(2);
@@ -72,5 +149,19 @@ public final class TraceFiles {
     int b2 = b1 < 0 ? -1 : in.read();
     in.reset();
     return b1 == GZIP_MAGIC_1 && b2 == GZIP_MAGIC_2;
+  }
+
+  /** The commons-compress name of a bzip2, xz or zstd stream, or null. */
+  private static String otherCompression(BufferedInputStream in) {
+    try {
+      String name = CompressorStreamFactory.detect(in);
+      return switch (name) {
+        case CompressorStreamFactory.BZIP2, CompressorStreamFactory.XZ,
+            CompressorStreamFactory.ZSTANDARD -> name;
+        default -> null;
+      };
+    } catch (CompressorException e) {
+      return null; // no known signature: plain text (or perf.data)
+    }
   }
 }

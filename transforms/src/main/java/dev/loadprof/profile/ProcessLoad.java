@@ -22,6 +22,8 @@ public final class ProcessLoad implements Serializable {
   public long spanEndNs;
   /** Per-process health counters (e.g. samples_contradicted), named as in TraceHealth. */
   public java.util.TreeMap<String, Long> health = new java.util.TreeMap<>();
+  /** Load over time in buckets, from the run intervals; empty when not known (e.g. group sums). */
+  public LoadTimeline timeline = new LoadTimeline();
 
   /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
   public double wallNs() {

@@ -37,6 +37,7 @@ public final class Analysis {
   private final GroupBy groupBy;
   private final Map<String, List<StackWeight>> stacksByProcess = new HashMap<>();
   private final ProcessNames names;
+  private String nothingLeftNote = "";
 
   /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
@@ -72,6 +73,18 @@ public final class Analysis {
       stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
     }
     this.names = new ProcessNames(this.runs, this.processes);
+  }
+
+  /**
+   * Why no process is left when the --pid/--comm filters removed them all (the filter and the
+   * biggest processes), or "".
+   */
+  public String nothingLeftNote() {
+    return nothingLeftNote;
+  }
+
+  void setNothingLeftNote(String note) {
+    this.nothingLeftNote = note;
   }
 
   public List<RunInfo> runs() {

@@ -44,6 +44,7 @@ public final class AnalysisAssembler {
     Pattern comm = filters.commRegex() == null ? null : Pattern.compile(filters.commRegex());
     List<ProcessLoad> processes = new ArrayList<>();
     List<StackWeight> stacks = new ArrayList<>();
+    FilteredOutProcesses filteredOut = new FilteredOutProcesses();
     for (ProcessAccumulator acc : accumulators) {
       RunInfo run = byId.get(acc.runId);
       if (run != null && acc.pid == TraceEventSink.UNKNOWN_ID) {
@@ -61,14 +62,25 @@ public final class AnalysisAssembler {
       if ((filters.pids() != null && !filters.pids().contains(acc.pid))
           || (comm != null && !comm.matcher(name).find())) {
         run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
+        filteredOut.add(run.runId, acc.pid, name, acc.samples);
         continue;
       }
       run.health.add(TraceHealth.SAMPLES_IN_PROFILES, acc.samples);
-      processes.add(acc.toProcessLoad(name));
+      ProcessLoad load = acc.toProcessLoad(name);
+      if (load.health.getOrDefault(ProcessAccumulator.SUMS_SATURATED, 0L) > 0) {
+        run.warnings.add(run.source + ": pid " + acc.pid + " (" + name + "): a sum of CPU or"
+            + " real time overflowed 64 bits and was capped at its largest value; this"
+            + " process's times are too low (sums_saturated in its health)");
+      }
+      processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
     LoadRange range = filters.loadRange() == null ? LoadRange.ALL
         : LoadRange.parse(filters.loadRange());
-    return new Analysis(runs, processes, stacks, range, GroupBy.parse(filters.groupBy()));
+    Analysis analysis = new Analysis(runs, processes, stacks, range,
+        GroupBy.parse(filters.groupBy()));
+    analysis.setNothingLeftNote(
+        filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1));
+    return analysis;
   }
 }

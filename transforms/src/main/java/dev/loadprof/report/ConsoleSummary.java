@@ -22,7 +22,8 @@ public final class ConsoleSummary implements TextReport {
     StringBuilder sb = new StringBuilder();
     ProcessLoad h = a.headline();
     if (h == null) {
-      sb.append("No process samples found.\n");
+      sb.append(a.nothingLeftNote().isEmpty() ? "No process samples found.\n"
+          : "No process samples found: " + a.nothingLeftNote() + ".\n");
     } else {
       sb.append(Text.processHeader(a, h)).append('\n');
       sb.append("Real time at load:\n");

@@ -38,7 +38,7 @@ public final class ProcessGroup {
    * The members summed into one ProcessLoad, so that its wallNs(), avgLoad() and fractions are
    * those of the group and the histogram code of single processes can draw it.
    */
-  static ProcessLoad sum(String name, List<ProcessLoad> members) {
+  public static ProcessLoad sum(String name, List<ProcessLoad> members) {
     ProcessLoad t = new ProcessLoad();
     t.runId = "";
     t.pid = -1;

@@ -28,6 +28,14 @@ public interface Report {
     return true;
   }
 
+  /**
+   * False for outputs whose bytes no golden file should pin: profile.pb.gz (binary) and the
+   * HTML pages, whose figures the browser tests compare with summary.json instead.
+   */
+  default boolean hasGolden() {
+    return isText();
+  }
+
   /** Writes the output; the stream is left open. */
   void write(Analysis a, OutputStream out) throws IOException;
 

@@ -17,6 +17,7 @@ public final class Reports {
       new FunctionsReport(),
       new FoldedReport(),
       new SummaryJson(),
+      new AnalyzeReport(),
       new GroupsReport(),
       new RunsReport(),
       new ConsoleSummary());

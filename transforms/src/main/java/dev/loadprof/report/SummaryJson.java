@@ -113,7 +113,34 @@ public final class SummaryJson implements Report {
     FunctionTable t = FunctionTable.of(a, p);
     o.put("best_avg_load", t.bestLoad());
     topFunctions(o.putArray("top_functions"), t);
+    timeline(o, TimelineView.of(p.timeline, t.rows()));
     return o;
+  }
+
+  /** load_timeline: additive, after every older key of a process. */
+  static void timeline(ObjectNode o, TimelineView v) {
+    if (v == null) {
+      o.putNull("load_timeline");
+      return;
+    }
+    ObjectNode t = o.putObject("load_timeline");
+    t.put("bucket_ns", v.bucketNs());
+    t.put("start_ns", v.startNs());
+    longs(t.putArray("thread_ns"), v.threadNs());
+    longs(t.putArray("busy_ns"), v.busyNs());
+    longs(t.putArray("max_load"), v.maxLoad());
+    ArrayNode phases = t.putArray("phases");
+    for (TimelineView.Phase ph : v.phases()) {
+      ObjectNode f = phases.addObject();
+      f.put("name", ph.name());
+      longs(f.putArray("cpu_ns"), ph.cpuNs());
+    }
+  }
+
+  private static void longs(ArrayNode into, long[] values) {
+    for (long v : values) {
+      into.add(v);
+    }
   }
 
   /** time_at_load_ns, cpu_histogram and realtime_histogram of a process or a group's sum. */
@@ -190,7 +217,7 @@ public final class SummaryJson implements Report {
   }
 
   /** serial_fraction and amdahl_limit; null when undefined (never on a CPU) or unbounded. */
-  private static void serial(ObjectNode o, SerialFraction s) {
+  static void serial(ObjectNode o, SerialFraction s) {
     if (s.defined()) {
       o.put("serial_fraction", s.fraction());
     } else {

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.GoPprof;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,13 +29,7 @@ class CompareOutputsTest {
     all.addAll(c);
     Analysis a = TraceRuns.mixed(all);
     Comparison cmp = Compare.compare(a, TraceRuns.sides(b, c), CompareSettings.DEFAULT);
-    CompareOutputs.writeAll(a, cmp, name -> {
-      try {
-        return Files.newOutputStream(dir.resolve(name));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    CompareOutputs.writeAll(a, cmp, CompareReportBrowserTest.files(dir));
     return cmp;
   }
 

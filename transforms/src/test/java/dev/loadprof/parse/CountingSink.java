@@ -23,6 +23,11 @@ public final class CountingSink implements TraceEventSink {
   }
 
   @Override
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+    events++;
+  }
+
+  @Override
   public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
     events++;
   }

@@ -267,7 +267,39 @@ class PerfScriptParserTest {
             events("malformed 1: bad period")),
         Arguments.of("empty input", "", events()),
         Arguments.of("only a header comment without newline", "# hostname : x",
-            events("malformed 1: truncated last line")));
+            events("malformed 1: truncated last line")),
+        // A per-process recording (perf record --switch-events, no -a): no [cpu] column.
+        Arguments.of("sample without a cpu column",
+            text("phases  4730/4730   1290.021786585:     250000 cpu-clock:u: ",
+                "\t            12dc serial_phase (/tmp/wl/phases)", ""),
+            events("sample 1290021786585 cpu=" + Integer.MIN_VALUE + " 4730/4730 'phases'"
+                + " cpu-clock:u 250000 [serial_phase (/tmp/wl/phases)]")),
+        Arguments.of("per-thread switch records without a cpu column",
+            text("phases  4730/4730   1290.045465332: PERF_RECORD_SWITCH OUT preempt",
+                "phases  4730/4752   1290.045511471: PERF_RECORD_SWITCH IN         ",
+                "phases  4730/4730   1290.047080602: PERF_RECORD_SWITCH OUT"),
+            events("cswitch 1290045465332 cpu=? 4730/4730 'phases' OUT",
+                "cswitch 1290045511471 cpu=? 4730/4752 'phases' IN",
+                "cswitch 1290047080602 cpu=? 4730/4730 'phases' OUT")),
+        Arguments.of("cpu-wide switch records",
+            text("            perf 10754/10754 [000]  1490.711067788: PERF_RECORD_SWITCH_CPU_WIDE"
+                    + " OUT preempt  next pid/tid:    15/15   ",
+                "     rcu_preempt    15/15    [000]  1490.711069971: PERF_RECORD_SWITCH_CPU_WIDE"
+                    + " IN           prev pid/tid: 10754/10754"),
+            events("cswitch 1490711067788 cpu=0 10754/10754 'perf' OUT",
+                "cswitch 1490711069971 cpu=0 15/15 'rcu_preempt' IN")),
+        Arguments.of("task line without a cpu column",
+            text("perf-exec     0/0         0.000000000: PERF_RECORD_COMM: perf-exec:4730/4730"),
+            events("comm 0 4730/4730 'perf-exec'")),
+        Arguments.of("switch record that is neither IN nor OUT",
+            text("phases  4730/4730   1290.045465332: PERF_RECORD_SWITCH SIDEWAYS"),
+            events("malformed 1: bad PERF_RECORD_SWITCH (neither IN nor OUT)")),
+        Arguments.of("sched_switch without a cpu column cannot be placed",
+            text("perf  1598/1598    47.942788675:          1 sched:sched_switch: prev_comm=perf"
+                + " prev_pid=1598 prev_prio=120 prev_state=D ==> next_comm=migration/0"
+                + " next_pid=18 next_prio=0"),
+            events("malformed 1: sched_switch without a [cpu] column (add cpu to perf script"
+                + " -F)")));
   }
 
   @ParameterizedTest(name = "{0}")

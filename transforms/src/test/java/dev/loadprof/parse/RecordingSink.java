@@ -71,6 +71,14 @@ final class RecordingSink implements TraceEventSink {
   }
 
   @Override
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+    switches++;
+    switchTimes.add(timeNs);
+    add("cswitch " + timeNs + " cpu=" + id(cpu) + " " + id(pid) + "/" + id(tid) + " '" + comm
+        + "' " + (in ? "IN" : "OUT"));
+  }
+
+  @Override
   public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
     wakeups++;
     add("wakeup " + timeNs + " cpu=" + cpu + " " + id(tid) + " '" + comm + "' target=" + targetCpu);

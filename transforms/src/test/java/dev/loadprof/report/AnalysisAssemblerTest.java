@@ -67,4 +67,22 @@ class AnalysisAssemblerTest {
     assertEquals(0, a.processes().size());
     assertEquals(1, a.runs().get(0).health.get(TraceHealth.SAMPLES_FILTERED_OUT));
   }
+
+  @Test
+  void aCappedSumIsARunWarning() {
+    RunInfo run = run();
+    run.source = "nightly-01.txt";
+    ProcessAccumulator acc = new ProcessAccumulator("nightly-01", 7);
+    CallStack main = new CallStack(new Frame[] {new Frame("main", "app")});
+    acc.addSample(7, 1, Long.MAX_VALUE, main);
+    acc.addSample(7, 1, Long.MAX_VALUE, main);
+    Analysis a = AnalysisAssembler.assemble(List.of(run), Map.of(), List.of(acc),
+        Filters.none());
+    assertEquals(Long.MAX_VALUE, a.processes().get(0).cpuNs);
+    assertEquals(1, a.runs().get(0).warnings.size(), a.runs().get(0).warnings.toString());
+    org.hamcrest.MatcherAssert.assertThat(a.runs().get(0).warnings.get(0),
+        org.hamcrest.Matchers.containsString("nightly-01.txt: pid 7 (app): a sum of CPU or real"
+            + " time overflowed 64 bits"));
+    assertEquals(0, run.warnings.size(), "the input run is not modified");
+  }
 }

@@ -13,12 +13,12 @@ import java.util.Random;
 
 /** Small hand-made analyses for the report tests. One sample = 1 ms of CPU. */
 public final class Fixtures {
-  static final long MS = 1_000_000L;
+  public static final long MS = 1_000_000L;
 
   private Fixtures() {}
 
   /** "symbol" or "symbol@dso", leaf first. */
-  static StackWeight stack(String run, int pid, int load, long cpuMs, String... frames) {
+  public static StackWeight stack(String run, int pid, int load, long cpuMs, String... frames) {
     Frame[] stack = new Frame[frames.length];
     for (int i = 0; i < frames.length; i++) {
       String[] parts = frames[i].split("@", 2);
@@ -27,7 +27,7 @@ public final class Fixtures {
     return new StackWeight(run, pid, pid, load, stack, cpuMs, cpuMs * MS);
   }
 
-  static RunInfo run(String id, long startNs, long endNs) {
+  public static RunInfo run(String id, long startNs, long endNs) {
     RunInfo r = new RunInfo();
     r.runId = id;
     r.source = "/traces/" + id + ".txt.gz";
@@ -43,7 +43,7 @@ public final class Fixtures {
   }
 
   /** The process figures implied by its stacks, with the exact time at load given in ms. */
-  static ProcessLoad process(String run, int pid, String comm, List<StackWeight> all,
+  public static ProcessLoad process(String run, int pid, String comm, List<StackWeight> all,
       long... timeAtLoadMs) {
     ProcessLoad p = new ProcessLoad();
     p.runId = run;

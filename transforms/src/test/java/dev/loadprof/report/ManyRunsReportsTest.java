@@ -219,8 +219,8 @@ class ManyRunsReportsTest {
     Analysis single = Fixtures.singleProcess();
     assertFalse(single.hasManyRunsReports());
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json",
-            "summary.txt"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "report.html",
+            "summary.json", "summary.txt"),
         new ArrayList<>(ReportsTest.writeAll(single).keySet()));
     assertThat(new ConsoleSummary().render(single), org.hamcrest.Matchers.not(containsString("Runs")));
 
@@ -230,7 +230,7 @@ class ManyRunsReportsTest {
     Map<String, byte[]> withGroups = ReportsTest.writeAll(grouped);
     assertEquals(
         List.of("flame.folded", "functions.txt", "groups.txt", "histogram.txt", "profile.pb.gz",
-            "runs.txt", "summary.json", "summary.txt"),
+            "report.html", "runs.txt", "summary.json", "summary.txt"),
         new ArrayList<>(withGroups.keySet()));
     // The files a single run always had are byte for byte the same with a grouping.
     Map<String, byte[]> plain = ReportsTest.writeAll(single);

@@ -147,8 +147,8 @@ class ReportsTest {
   @Test
   void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "summary.json",
-            "summary.txt"),
+        List.of("flame.folded", "functions.txt", "histogram.txt", "profile.pb.gz", "report.html",
+            "summary.json", "summary.txt"),
         new ArrayList<>(writeAll(Fixtures.classic()).keySet()));
   }
 
@@ -187,7 +187,7 @@ class ReportsTest {
     assertEquals(
         List.of("pid", "comm", "samples", "cpu_ns", "wall_ns", "time_at_load_ns",
             "cpu_histogram", "realtime_histogram", "avg_load", "health", "best_avg_load",
-            "top_functions"),
+            "top_functions", "load_timeline"),
         fieldNames(p));
     assertEquals(2, root.get("runs").get(1).get("health").get("malformed_lines").asLong());
     assertEquals("cron", root.get("runs").get(1).get("processes").get(1).get("comm").asText());

@@ -1,0 +1,143 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.beam.WriteReports;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The --out directory, checked before the job starts so that a place loadprof cannot write is
+ * exit 2 at once, not an IOException after the whole job. Only local paths are checked; other
+ * file systems (gs://, s3://) fail when written, as before.
+ */
+final class OutputDir {
+  private OutputDir() {}
+
+  /**
+   * Refuses an --out that is a file, lies under a file or a kernel file system (/proc, /sys),
+   * or where a probe file cannot be created and deleted (permissions do not stop root, so the
+   * probe writes for real). Directories the probe had to create are removed again.
+   */
+  static void checkWritable(String out) throws UsageException {
+    Path dir = localPath(out);
+    if (dir == null) {
+      return;
+    }
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new UsageException("--out " + out + " is an existing file, not a directory; give a"
+          + " new or existing directory");
+    }
+    Path existing = dir;
+    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+      existing = existing.getParent();
+    }
+    if (existing != null && !Files.isDirectory(existing)) {
+      throw new UsageException("--out " + out + " cannot be created: " + existing
+          + " is a file, not a directory; give a directory path");
+    }
+    if (existing != null && isKernelFileSystem(existing)) {
+      throw new UsageException("--out " + out + " is under a kernel file system (/proc, /sys)"
+          + " where files cannot be written; give a directory on a disk");
+    }
+    probe(out, dir, existing);
+  }
+
+  /**
+   * Deletes the temporary directories that a killed analyze job left in {@code out}; only
+   * loadprof's own {@value WriteReports#TMP_PREFIX} directories, nothing else.
+   */
+  static void removeDebris(String out) throws UsageException {
+    Path dir = localPath(out);
+    if (dir == null || !Files.isDirectory(dir)) {
+      return;
+    }
+    List<Path> debris = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, WriteReports.TMP_PREFIX + "*")) {
+      s.forEach(debris::add);
+    } catch (IOException e) {
+      throw new UsageException("cannot list --out " + out + ": " + e.getMessage());
+    }
+    for (Path d : debris) {
+      try {
+        deleteTree(d);
+      } catch (IOException e) {
+        throw new UsageException("cannot remove " + d + ", left by an earlier job: "
+            + e.getMessage() + "; delete it by hand");
+      }
+    }
+  }
+
+  private static void probe(String out, Path dir, Path existing) throws UsageException {
+    List<Path> created = new ArrayList<>();
+    try {
+      for (Path p = dir; p != null && !p.equals(existing); p = p.getParent()) {
+        created.add(0, p);
+      }
+      for (Path p : created) {
+        Files.createDirectory(p);
+      }
+      Path probe = dir.resolve(".loadprof-probe-" + UUID.randomUUID());
+      Files.createFile(probe);
+      Files.delete(probe);
+    } catch (IOException e) {
+      throw new UsageException("--out " + out + " is not writable (" + e.getClass()
+          .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
+    } finally {
+      for (int i = created.size() - 1; i >= 0; i--) {
+        try {
+          Files.deleteIfExists(created.get(i));
+        } catch (IOException e) {
+          // Not empty after all (another writer): leave it; the job writes into it anyway.
+        }
+      }
+    }
+  }
+
+  private static boolean isKernelFileSystem(Path existing) {
+    try {
+      String type = Files.getFileStore(existing).type();
+      return type.equals("proc") || type.equals("sysfs");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The local path of --out, or null for other file systems. */
+  private static Path localPath(String out) {
+    if (out.startsWith("file:")) {
+      return Path.of(URI.create(out)).toAbsolutePath().normalize();
+    }
+    if (out.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+      return null;
+    }
+    return Path.of(out).toAbsolutePath().normalize();
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.delete(file);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        if (e != null) {
+          throw e;
+        }
+        Files.delete(d);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+}

@@ -1,0 +1,49 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.record.RecordMode;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code loadprof record}: run a program under perf, then analyze the recording. */
+@Command(name = "record", customSynopsis = RecordCommand.SYNOPSIS,
+    description = {"Run CMD under perf record in the mode that works here, analyze the recording"
+        + " and write the usual outputs. The recording is kept in the output directory as"
+        + " CMD.data (re-analyze it with loadprof analyze DIR/CMD.data).",
+        "CMD's stdin, stdout and stderr are the terminal's, and loadprof exits with CMD's exit"
+        + " code. Ctrl-C stops CMD and the recording; what was recorded is still analyzed."},
+    footer = Usage.EXIT_CODES)
+final class RecordCommand implements JobCommand {
+  static final String SYNOPSIS = "loadprof record [options] -- CMD ARGS...";
+
+  @Mixin OutputOptions output;
+
+  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "auto",
+      description = "system: sched_switch on every CPU, kernel and user frames (needs root or"
+          + " the sysctl kernel.perf_event_paranoid=-1); process: context-switch records of"
+          + " CMD's own threads, user-space frames only, no root needed; auto (default): system"
+          + " when permitted, else process.")
+  String mode;
+
+  @Option(names = "--freq", paramLabel = "HZ",
+      description = "Sampling frequency (default: perf's 4000 Hz).")
+  Integer freq;
+
+  @Parameters(paramLabel = "CMD", arity = "0..*", description = "The program and its arguments.")
+  List<String> command = new ArrayList<>();
+
+  @Override
+  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err) {
+    RecordMode recordMode = dev.loadprof.record.RecordCommand.mode(mode, err);
+    if (recordMode == null) {
+      return ExitCode.BAD_INPUT;
+    }
+    return dev.loadprof.record.RecordCommand.run(recordMode,
+        output.orDefault(AnalyzeCommand.DEFAULT_OUT), freq, command, pipelineArgs, err,
+        args -> LoadprofCli.run(args, out, err));
+  }
+}

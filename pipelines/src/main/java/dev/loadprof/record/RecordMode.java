@@ -1,0 +1,93 @@
+package dev.loadprof.record;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How {@code loadprof record} runs perf: system-wide with sched_switch (root, or a
+ * perf_event_paranoid that allows it), or per process with context-switch records and user-space
+ * sampling, which needs no privilege at the default paranoid level 2.
+ */
+public enum RecordMode {
+  SYSTEM("system-wide: sched:sched_switch on every CPU; loads count the program's threads,"
+      + " other processes are seen preempting it, kernel and user frames"),
+  PROCESS("per process: context-switch records of the program's own threads (no root needed);"
+      + " loads count the program's threads; kernel frames are not seen (user-space sampling :u)");
+
+  /** One line for the console: what this mode sees and what it does not. */
+  public final String description;
+
+  RecordMode(String description) {
+    this.description = description;
+  }
+
+  /** The kernel's perf_event_paranoid (2 on Debian), or 2 if it cannot be read. */
+  static int paranoid() {
+    try {
+      return Integer.parseInt(
+          Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).trim());
+    } catch (IOException | NumberFormatException e) {
+      return 2;
+    }
+  }
+
+  /** True when this process runs as root (effective uid 0). */
+  static boolean isRoot() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("Uid:")) {
+          return line.split("\\s+")[2].equals("0");
+        }
+      }
+    } catch (IOException e) {
+      // not Linux: perf is not there either
+    }
+    return false;
+  }
+
+  /** Tracepoints need root, or paranoid -1 (CAP_PERFMON is not checked here: perf will say). */
+  static boolean systemAllowed() {
+    return isRoot() || paranoid() <= -1;
+  }
+
+  /** The mode to use when none is asked for. */
+  public static RecordMode auto() {
+    return systemAllowed() ? SYSTEM : PROCESS;
+  }
+
+  /** Null when this mode may work here, else a one-line reason with what to do. */
+  public String notPermittedReason() {
+    if (this == SYSTEM && !systemAllowed()) {
+      return "a system-wide recording with sched_switch needs root or the sysctl"
+          + " kernel.perf_event_paranoid=-1 (it is " + paranoid() + "); run as root, set"
+          + " it with: sysctl kernel.perf_event_paranoid=-1, or use --mode process (no root"
+          + " needed)";
+    }
+    if (this == PROCESS && !isRoot() && paranoid() > 2) {
+      return "perf_event_paranoid is " + paranoid() + ", which forbids perf for users; set it"
+          + " with: sysctl kernel.perf_event_paranoid=2 (or run as root)";
+    }
+    return null;
+  }
+
+  /** perf record's arguments before "--": events, call graphs and the output file. */
+  public List<String> perfRecordArgs(Path data, String freq) {
+    List<String> a = new ArrayList<>(List.of("perf", "record", "-q", "-k", "mono", "-g"));
+    String rate = freq == null ? "" : "/freq=" + freq + "/";
+    if (this == SYSTEM) {
+      a.addAll(List.of("-a", "-e", "cpu-clock" + rate, "-e", "sched:sched_switch"));
+      if (Files.exists(Path.of("/sys/kernel/tracing/events/sched/sched_wakeup"))
+          || Files.exists(Path.of("/sys/kernel/debug/tracing/events/sched/sched_wakeup"))) {
+        a.addAll(List.of("-e", "sched:sched_wakeup"));
+      }
+    } else {
+      a.addAll(List.of("-e", "cpu-clock" + rate + (rate.isEmpty() ? ":u" : "u"),
+          "--switch-events"));
+    }
+    a.addAll(List.of("-o", data.toString()));
+    return a;
+  }
+}

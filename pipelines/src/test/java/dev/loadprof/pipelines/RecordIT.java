@@ -1,0 +1,183 @@
+package dev.loadprof.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.loadprof.pipelines.E2e.Cli;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code loadprof record} against the real perf, as root (CI) and as the unprivileged user
+ * nobody: both modes, the accuracy of the per-process mode against a system-wide recording of
+ * the same execution, Ctrl-C, and perf.data analyzed directly against its text trace.
+ */
+class RecordIT {
+  @TempDir static Path shared;
+  static Path workloads;
+
+  @BeforeAll
+  static void buildWorkloads() throws Exception {
+    assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
+    assumeTrue(new String(Files.readAllBytes(Path.of("/proc/self/status")))
+        .lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
+    Path sources = repoRoot().resolveSibling("shared/workloads");
+    if (!Files.isDirectory(sources)) {
+      sources = Path.of("/work/shared/workloads");
+    }
+    assumeTrue(Files.isDirectory(sources), "no ../shared/workloads");
+    workloads = shared.resolve("wl");
+    assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString())));
+    assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));
+    // nobody must reach the workloads and write its recordings here.
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+  }
+
+  /** The repository root: the parent of the pipelines module the tests run in. */
+  static Path repoRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("pipelines/target"))) {
+      p = p.getParent();
+    }
+    assumeTrue(p != null, "no pipelines/target above " + Path.of("").toAbsolutePath());
+    return p;
+  }
+
+  private static int run(List<String> command) throws IOException, InterruptedException {
+    return new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+  }
+
+  private static String mixed() {
+    return workloads.resolve("mixed").toString();
+  }
+
+  @Test
+  void recordsSystemWideAsRootAndPassesTheExitCodeThrough(@TempDir Path out) {
+    Cli cli = E2e.cli("record", "--mode", "system", "--out", out.toString(), "--",
+        "sh", "-c", mixed() + " 20 2; echo to-stderr >&2; exit 3");
+    assertEquals(3, cli.exit(), cli.stderr());
+    assertThat(cli.stderr(), containsString("mode system"));
+    assertThat(cli.stderr(), containsString("sh exited with code 3"));
+    assertTrue(Files.isRegularFile(out.resolve("sh.data")));
+    assertThat(cli.stdout(), containsString("Real time at load:"));
+  }
+
+  @Test
+  void refusesAProgramThatCannotStart(@TempDir Path out) {
+    Cli cli = E2e.cli("record", "--out", out.toString(), "--", "/no/such/program");
+    assertEquals(2, cli.exit());
+    assertThat(cli.stderr(), containsString("cannot run '/no/such/program'"));
+  }
+
+  /**
+   * nobody records mixed in process mode while root records the whole machine; both see the
+   * same execution, so their load histograms of that process must agree within 1 point.
+   */
+  @Test
+  void processModeAsNobodyAgreesWithSystemWide() throws Exception {
+    for (String workers : List.of("2", "4")) {
+      Path dir = Files.createDirectories(shared.resolve("pair-" + workers));
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+      Path sys = dir.resolve("sys.data");
+      Process system = new ProcessBuilder("perf", "record", "-q", "-k", "mono", "-a", "-g",
+          "-e", "cpu-clock", "-e", "sched:sched_switch", "-o", sys.toString(), "--", "sleep",
+          "120").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      Thread.sleep(1500);
+      Path lib = repoRoot().resolve("pipelines/target");
+      List<String> cmd = new ArrayList<>(List.of("runuser", "-u", "nobody", "--",
+          ProcessHandle.current().info().command().orElse("java"), "-cp",
+          lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
+          "dev.loadprof.cli.LoadprofCli", "record", "--mode", "process", "--out",
+          dir.resolve("proc").toString(), "--", mixed(), "60", workers));
+      Process nobody = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(dir.resolve("nobody.log").toFile()).start();
+      assertTrue(nobody.waitFor(10, TimeUnit.MINUTES));
+      new ProcessBuilder("kill", "-INT", Long.toString(system.pid())).start().waitFor();
+      system.waitFor(2, TimeUnit.MINUTES);
+      String log = Files.readString(dir.resolve("nobody.log"), StandardCharsets.UTF_8);
+      assertEquals(0, nobody.exitValue(), log);
+      assertThat(log, containsString("mode process"));
+      JsonNode proc = E2e.processByComm(
+          E2e.JSON.readTree(dir.resolve("proc/summary.json").toFile()), "mixed");
+      int pid = proc.get("pid").asInt();
+      Cli whole = E2e.analyze(dir.resolve("sys-out"), "--pid", Integer.toString(pid),
+          sys.toString()).assertOk();
+      JsonNode sysProc = E2e.process(whole.summary(), pid);
+      assertThat(proc.get("samples").asLong(), greaterThan(100L));
+      for (int k = 1; k <= 4; k++) {
+        double p = E2e.at(proc.get("realtime_histogram"), k);
+        double s = E2e.at(sysProc.get("realtime_histogram"), k);
+        assertEquals(s, p, 0.01, "mixed 60 " + workers + ": real time at load " + k
+            + " per process " + p + " vs system-wide " + s);
+      }
+    }
+  }
+
+  /** Ctrl-C (SIGINT to loadprof) stops the program and the recording is still analyzed. */
+  @Test
+  void sigintStopsTheProgramAndAnalyzesWhatWasRecorded() throws Exception {
+    Path dir = shared.resolve("sigint");
+    Path lib = repoRoot().resolve("pipelines/target");
+    // perl restores SIGINT's default action first: a test JVM started from a background job
+    // inherits SIGINT ignored, and then no process under it could be interrupted at all.
+    Process loadprof = new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV",
+        ProcessHandle.current().info().command().orElse("java"), "-cp", lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
+        "dev.loadprof.cli.LoadprofCli", "record", "--out", dir.toString(), "--", mixed(),
+        "100000", "2").redirectErrorStream(true).redirectOutput(
+            shared.resolve("sigint.log").toFile()).start();
+    // Wait until the program runs under perf, then interrupt loadprof only.
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (System.nanoTime() < deadline && loadprof.descendants()
+        .noneMatch(p -> p.info().command().orElse("").endsWith("/mixed"))) {
+      Thread.sleep(200);
+    }
+    Thread.sleep(2000);
+    new ProcessBuilder("kill", "-INT", Long.toString(loadprof.pid())).start().waitFor();
+    assertTrue(loadprof.waitFor(5, TimeUnit.MINUTES));
+    String log = Files.readString(shared.resolve("sigint.log"), StandardCharsets.UTF_8);
+    assertEquals(130, loadprof.exitValue(), log);
+    assertThat(log, containsString("interrupted; analyzing what was recorded"));
+    assertThat(log, containsString("Real time at load:"));
+  }
+
+  /** analyze X.data decodes it in parallel pieces; the outputs equal those of its text. */
+  @Test
+  void perfDataAnalyzedDirectlyEqualsItsTextTrace(@TempDir Path out) throws Exception {
+    Path data = out.resolve("m.data");
+    assertEquals(0, run(List.of("perf", "record", "-q", "-k", "mono", "-a", "-g", "-e",
+        "cpu-clock", "-e", "sched:sched_switch", "-o", data.toString(), "--", mixed(), "30",
+        "2")));
+    Path text = out.resolve("text/m.txt");
+    Files.createDirectories(text.getParent());
+    Process script = new ProcessBuilder("perf", "script", "-f", "-i", data.toString(), "--ns",
+        "--show-task-events", "--show-switch-events", "--show-lost-events", "-F",
+        "comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso")
+        .redirectOutput(text.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    assertEquals(0, script.waitFor());
+    Cli fromText = E2e.analyze(out.resolve("from-text"), text.toString()).assertOk();
+    for (String split : List.of("time", "cpu")) {
+      Cli fromData = E2e.analyze(out.resolve("from-data-" + split), "--decode-split=" + split,
+          "--decode-pieces=3", data.toString()).assertOk();
+      for (String file : List.of("histogram.txt", "functions.txt", "flame.folded",
+          "summary.txt")) {
+        assertEquals(fromText.file(file), fromData.file(file), split + ": " + file);
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.loadprof.beam;
+
+import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.perfdata.PerfDataHeader;
+import dev.loadprof.perfdata.PerfScriptDecoder;
+import dev.loadprof.perfdata.PieceTask;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+
+/**
+ * Turns input paths into the pieces to parse, grouped per input: a text trace is one piece; a
+ * perf.data file is cut into pieces (per CPU or per time slice) that separate {@code perf script}
+ * processes decode in parallel, on any worker, into local temporary files. The parse step reads
+ * the pieces of one input back as one text.
+ */
+public final class DecodePerfData
+    extends PTransform<PCollection<String>, PCollection<KV<String, Iterable<PieceTask>>>> {
+  private final int pieces;
+  private final DecodePiece.Kind splitBy;
+
+  /**
+   * @param pieces how many pieces to cut a perf.data file into (1: one perf script)
+   * @param splitBy CPU or TIME
+   */
+  public DecodePerfData(int pieces, DecodePiece.Kind splitBy) {
+    this.pieces = pieces;
+    this.splitBy = splitBy;
+  }
+
+  @Override
+  public PCollection<KV<String, Iterable<PieceTask>>> expand(PCollection<String> paths) {
+    KvCoder<String, PieceTask> coder =
+        KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(PieceTask.class));
+    return paths
+        .apply("Plan perf.data pieces", ParDo.of(new PlanFn(pieces, splitBy))).setCoder(coder)
+        .apply("Spread pieces over workers", Reshuffle.viaRandomKey())
+        .apply("Decode pieces with perf script", ParDo.of(new DecodeFn())).setCoder(coder)
+        .apply("Gather the pieces of each input", GroupByKey.create());
+  }
+
+  /** A perf.data file readable on this machine, or null (text, stream, remote path). */
+  static Path localPerfData(String path) {
+    if (TraceFiles.isStream(path) || path.contains("://")) {
+      return null;
+    }
+    Path p = Paths.get(path);
+    return Files.isRegularFile(p) && TraceFiles.isPerfDataFile(p) ? p : null;
+  }
+
+  static final class PlanFn extends DoFn<String, KV<String, PieceTask>> {
+    private final int pieces;
+    private final DecodePiece.Kind splitBy;
+
+    PlanFn(int pieces, DecodePiece.Kind splitBy) {
+      this.pieces = pieces;
+      this.splitBy = splitBy;
+    }
+
+    @ProcessElement
+    public void process(@Element String path, OutputReceiver<KV<String, PieceTask>> out)
+        throws IOException {
+      Path perfData = localPerfData(path);
+      if (perfData == null) {
+        out.output(KV.of(path, PieceTask.text()));
+        return;
+      }
+      PerfDataHeader header = PerfDataHeader.read(perfData);
+      for (DecodePiece piece : DecodePiece.plan(header, splitBy, pieces)) {
+        out.output(KV.of(path, new PieceTask(piece, header, null)));
+      }
+    }
+  }
+
+  static final class DecodeFn extends DoFn<KV<String, PieceTask>, KV<String, PieceTask>> {
+    @ProcessElement
+    public void process(@Element KV<String, PieceTask> in,
+        OutputReceiver<KV<String, PieceTask>> out) throws IOException {
+      PieceTask task = in.getValue();
+      if (!task.isPerfData()) {
+        out.output(in);
+        return;
+      }
+      Path text = Files.createTempFile("loadprof-piece-", ".txt");
+      try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(text), 1 << 16)) {
+        PerfScriptDecoder.decode(Paths.get(in.getKey()), task.header(), task.piece(), o);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(text);
+        throw e;
+      }
+      Metrics.counter("loadprof", "perf_data_pieces_decoded").inc();
+      out.output(KV.of(in.getKey(), task.decodedInto(text.toString())));
+    }
+  }
+}

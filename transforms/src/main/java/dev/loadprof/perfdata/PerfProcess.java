@@ -1,0 +1,76 @@
+package dev.loadprof.perfdata;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** Runs perf and turns "not installed" and failures into IOExceptions with perf's own words. */
+final class PerfProcess {
+  /** perf's stderr kept for the error message. */
+  private static final int MAX_STDERR = 4096;
+
+  private PerfProcess() {}
+
+  static Process start(List<String> command) throws IOException {
+    try {
+      return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+    } catch (IOException e) {
+      throw new PerfMissingException();
+    }
+  }
+
+  /** Runs the command and returns its stdout; a non-zero exit is an IOException with stderr. */
+  static String runForText(List<String> command, String what) throws IOException {
+    Process p = start(command);
+    p.getOutputStream().close();
+    Thread err = drainLater(p.getErrorStream());
+    byte[] out = p.getInputStream().readAllBytes();
+    waitFor(p, err, command, what);
+    return new String(out, StandardCharsets.UTF_8);
+  }
+
+  /** Collects the first MAX_STDERR bytes of stderr on a thread, so perf never blocks on it. */
+  static Thread drainLater(InputStream stderr) {
+    ByteArrayOutputStream kept = new ByteArrayOutputStream();
+    Thread t = new Thread(() -> {
+      byte[] buf = new byte[8192];
+      try {
+        for (int n; (n = stderr.read(buf)) > 0; ) {
+          synchronized (kept) {
+            kept.write(buf, 0, Math.max(0, Math.min(n, MAX_STDERR - kept.size())));
+          }
+        }
+      } catch (IOException e) {
+        // perf went away; its exit code tells
+      }
+    }, "perf-stderr");
+    t.setDaemon(true);
+    t.start();
+    STDERR.put(t, kept);
+    return t;
+  }
+
+  private static final java.util.Map<Thread, ByteArrayOutputStream> STDERR =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  static void waitFor(Process p, Thread err, List<String> command, String what)
+      throws IOException {
+    try {
+      int code = p.waitFor();
+      err.join(5_000);
+      ByteArrayOutputStream kept = STDERR.remove(err);
+      if (code != 0) {
+        String msg = kept == null ? "" : kept.toString(StandardCharsets.UTF_8).trim();
+        throw new IOException(what + ": " + String.join(" ", command) + " failed (exit " + code
+            + ")" + (msg.isEmpty() ? "" : ": " + msg.lines().limit(3)
+                .reduce((a, b) -> a + " / " + b).orElse("")));
+      }
+    } catch (InterruptedException e) {
+      p.destroy();
+      Thread.currentThread().interrupt();
+      throw new IOException(what + ": interrupted", e);
+    }
+  }
+}

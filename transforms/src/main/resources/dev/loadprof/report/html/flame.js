@@ -1,0 +1,227 @@
+'use strict';
+// The flame graph module (root on top) of every page: click to zoom, search, hover. What the
+// widths, colours and hover lines are comes from a spec: realTime() for analyze (widths real or
+// CPU time, colour the frame's average load, so serial code is hot red) and diff() for compare
+// (widths the candidate's real time or the larger of the two, colour wider/narrower by cause).
+const Flame = (() => {
+  const { el, svg, seconds, pct } = LP;
+  const ROW = 18;
+
+  /** [name, [figures...], [children]] with name indices into strings -> linked nodes. */
+  function build(a, strings, parent, depth) {
+    const node = { name: strings[a[0]], v: a[1], parent, depth, children: [] };
+    if (a[2]) for (const c of a[2]) node.children.push(build(c, strings, node, depth + 1));
+    return node;
+  }
+
+  /**
+   * A flame graph in a card body. spec: {modes: [{id, label, unit, width(node)}], color(node),
+   * tip(node, root) -> lines, legend: element, attrs(node) -> data attributes (optional)}. Returns the element, with zoom/search/setMode on
+   * its .flame for the page (and the browser tests) to call.
+   */
+  function graph(tree, strings, spec) {
+    const root = build(tree, strings, null, 0);
+    root.name = 'all';
+    let zoomed = root;
+    let mode = spec.modes[0];
+    let query = '';
+    const status = el('span', { class: 'note', 'aria-live': 'polite' });
+    const search = el('input', { type: 'search', placeholder: 'search functions', 'aria-label': 'search functions',
+      oninput: () => { query = search.value; draw(); } });
+    const group = 'flame-width-' + Math.random().toString(36).slice(2);
+    const radios = spec.modes.map((m) => {
+      const r = el('input', { type: 'radio', name: group, value: m.id, onchange: () => { mode = m; draw(); } });
+      r.checked = m === mode;
+      return el('label', null, r, m.label);
+    });
+    const reset = el('button', { type: 'button', onclick: () => zoom(root) }, 'Reset zoom');
+    const crumbs = el('div', { class: 'crumbs' });
+    const host = el('div', { class: 'flame' });
+    const box = el('div', null,
+      el('div', { class: 'controls' }, search, ...(radios.length > 1 ? radios : []), reset, status),
+      crumbs, host, spec.legend);
+
+    function zoom(node) {
+      zoomed = node;
+      draw();
+    }
+
+    function width(n) {
+      return mode.width(n);
+    }
+
+    /** Frames to draw: the zoomed frame's ancestors full width, then its subtree. */
+    function layout(W) {
+      const total = width(zoomed) || 1;
+      const frames = [];
+      const chain = [];
+      for (let a = zoomed.parent; a; a = a.parent) chain.unshift(a);
+      chain.forEach((a) => frames.push({ n: a, x: 0, w: W, ancestor: true }));
+      (function lay(n, x, w) {
+        if (w < 0.5) return;
+        frames.push({ n, x, w, ancestor: false });
+        // Children never overflow their parent (with max-of-two widths they could).
+        const sum = n.children.reduce((s, c) => s + width(c), 0);
+        const scale = sum > width(n) && sum > 0 ? width(n) / sum : 1;
+        let cx = x;
+        for (const c of n.children) {
+          const cw = (width(c) * scale / total) * W;
+          lay(c, cx, cw);
+          cx += cw;
+        }
+      })(zoomed, 0, W);
+      return { frames, chain, total };
+    }
+
+    function draw() {
+      LP.hideTip();
+      const W = Math.max(400, host.clientWidth || 1000);
+      const { frames, chain, total } = layout(W);
+      const depth = Math.max(...frames.map((f) => f.n.depth)) + 1;
+      const s = svg('svg', { width: W, height: depth * ROW, viewBox: `0 0 ${W} ${depth * ROW}`,
+        role: 'img', 'aria-label': 'flame graph' });
+      const q = query.toLowerCase();
+      let matched = 0;
+      for (const f of frames) {
+        const n = f.n;
+        const isMatch = q !== '' && n.name.toLowerCase().includes(q);
+        const g = svg('g', { class: 'frame' + (f.ancestor ? ' ancestor' : '') + (isMatch ? ' match' : ''),
+          'data-name': n.name, 'data-depth': n.depth, transform: `translate(${f.x.toFixed(2)},${n.depth * ROW})` });
+        if (spec.attrs) for (const [k, v] of Object.entries(spec.attrs(n))) g.setAttribute(k, v);
+        g.append(svg('rect', { width: Math.max(0.5, f.w - 0.5).toFixed(2), height: ROW - 1, rx: 1.5,
+          fill: spec.color(n) }));
+        if (f.w > 24) {
+          const chars = Math.floor((f.w - 6) / 6.7);
+          const label = n.name.length > chars ? n.name.slice(0, Math.max(1, chars - 1)) + '…' : n.name;
+          g.append(svg('text', { x: 3, y: ROW - 6, text: label }));
+        }
+        g.addEventListener('click', () => zoom(n));
+        g.addEventListener('mousemove', (e) => LP.tip(e, n.name, spec.tip(n, root)));
+        g.addEventListener('mouseleave', LP.hideTip);
+        s.append(g);
+        if (isMatch && !f.ancestor && !hasMatchedAncestor(n, q, zoomed)) matched += width(n);
+      }
+      host.classList.toggle('searching', q !== '');
+      host.replaceChildren(s);
+      crumbs.textContent = [...chain, zoomed].map((a) => a.name).join(' › ');
+      const count = s.querySelectorAll('.frame.match').length;
+      status.textContent = q === '' ? ''
+        : count + (count === 1 ? ' frame matches: ' : ' frames match: ')
+          + pct(100 * matched / total) + ' of the ' + mode.unit + ' shown';
+    }
+
+    function hasMatchedAncestor(n, q, top) {
+      for (let a = n.parent; a && a !== top.parent; a = a.parent) {
+        if (a.name.toLowerCase().includes(q)) return true;
+      }
+      return false;
+    }
+
+    box.flame = { zoom, draw, root,
+      search: (text) => { search.value = text; query = text; draw(); },
+      setMode: (id) => {
+        mode = spec.modes.find((m) => m.id === id);
+        radios.forEach((l) => { l.firstChild.checked = l.firstChild.value === id; });
+        draw();
+      } };
+    // Drawn by the page once the box is in the document and has its width.
+    return box;
+  }
+
+  function avgLoad(wall, cpu) {
+    return wall > 0 ? cpu / wall : 0;
+  }
+
+  /** analyze: node.v = [real ns, CPU ns]; maxLoad scales the colours. */
+  function realTime(tree, strings, maxLoad) {
+    return graph(tree, strings, {
+      modes: [
+        { id: 'wall', label: 'real-time widths', unit: 'real time', width: (n) => n.v[0] },
+        { id: 'cpu', label: 'CPU-time widths', unit: 'CPU time', width: (n) => n.v[1] },
+      ],
+      color: (n) => LP.loadColor(avgLoad(n.v[0], n.v[1]), maxLoad),
+      tip: (n, root) => [
+        'real time: ' + seconds(n.v[0]) + ' (' + pct(100 * n.v[0] / (root.v[0] || 1)) + ')',
+        'CPU time: ' + seconds(n.v[1]) + ' (' + pct(100 * n.v[1] / (root.v[1] || 1)) + ')',
+        'average load: ' + (n.v[0] > 0 ? avgLoad(n.v[0], n.v[1]).toFixed(2) : '-')],
+      legend: loadLegend(maxLoad),
+    });
+  }
+
+  function loadLegend(maxLoad) {
+    const W = 260;
+    const s = svg('svg', { width: W + 80, height: 28, viewBox: `0 0 ${W + 80} 28` });
+    const top = Math.max(2, maxLoad);
+    for (let i = 0; i < W; i += 4) {
+      const load = Math.exp((i / W) * Math.log(top));
+      s.append(svg('rect', { x: 40 + i, y: 2, width: 4, height: 10, fill: LP.loadColor(load, maxLoad) }));
+    }
+    s.append(svg('text', { x: 0, y: 11, text: 'load' }),
+      svg('text', { x: 40, y: 25, text: '1 (serial)' }),
+      svg('text', { x: 40 + W, y: 25, 'text-anchor': 'end', text: String(+top.toFixed(1)) }));
+    return el('div', { class: 'legend' }, s,
+      el('span', { text: 'colour = average load of the frame (CPU time / real time); width = real or CPU time' }));
+  }
+
+  /** The causes of compare (Attribution.Cause ordinals) and their names; -1: unchanged. */
+  const CAUSES = ['cpu', 'parallelism', 'both'];
+  /** Hues: wider in real time warm, narrower cool; per cause. */
+  const HUES = { wider: [0, 32, 320], narrower: [215, 170, 265] };
+  /** A relative change this large or more gets the full colour. */
+  const FULL = 0.5;
+
+  function diffFigures(n) {
+    const [bw, bc, cw, cc, cause] = n.v;
+    const top = Math.max(bw, cw);
+    return { bw, bc, cw, cc, cause, rel: top > 0 ? (cw - bw) / top : 0 };
+  }
+
+  function diffColor(d) {
+    if (d.cause < 0 || Math.abs(d.rel) < 0.005) return 'hsl(220,10%,86%)';
+    const t = Math.min(1, Math.abs(d.rel) / FULL);
+    const hue = HUES[d.rel > 0 ? 'wider' : 'narrower'][d.cause];
+    return 'hsl(' + hue + ',' + (35 + 50 * t).toFixed(0) + '%,' + (84 - 32 * t).toFixed(0) + '%)';
+  }
+
+  /**
+   * compare: node.v = [baseline real, baseline CPU, candidate real, candidate CPU, cause], one
+   * average run per side.
+   */
+  function diff(tree, strings) {
+    return graph(tree, strings, {
+      modes: [
+        { id: 'candidate', label: 'candidate real-time widths', unit: 'candidate real time', width: (n) => n.v[2] },
+        { id: 'max', label: 'larger of the two', unit: 'larger real time', width: (n) => Math.max(n.v[0], n.v[2]) },
+      ],
+      color: (n) => diffColor(diffFigures(n)),
+      attrs: (n) => ({ 'data-cause': n.v[4] < 0 ? 'unchanged' : CAUSES[n.v[4]], 'data-delta-ns': n.v[2] - n.v[0] }),
+      tip: (n) => {
+        const d = diffFigures(n);
+        return [
+          'real time: baseline ' + seconds(d.bw) + ' · candidate ' + seconds(d.cw)
+            + ' (' + LP.signedSeconds(d.cw - d.bw) + (d.bw > 0 ? ', ' + (d.cw >= d.bw ? '+' : '') + pct(100 * (d.cw - d.bw) / d.bw, 1) : '') + ')',
+          'CPU time: baseline ' + seconds(d.bc) + ' · candidate ' + seconds(d.cc),
+          'average load: baseline ' + (d.bw > 0 ? avgLoad(d.bw, d.bc).toFixed(2) : '-')
+            + ' · candidate ' + (d.cw > 0 ? avgLoad(d.cw, d.cc).toFixed(2) : '-'),
+          'cause: ' + (d.cause < 0 ? 'unchanged' : CAUSES[d.cause])];
+      },
+      legend: diffLegend(),
+    });
+  }
+
+  function diffLegend() {
+    const item = (rel, cause, text) => el('span', { class: 'key' },
+      el('span', { class: 'swatch', 'data-fill': diffColor({ rel, cause }) }), text);
+    const items = [
+      item(0.6, 0, 'wider: more CPU work'), item(0.6, 1, 'wider: lost parallelism'), item(0.6, 2, 'wider: both'),
+      item(-0.6, 0, 'narrower: less CPU work'), item(-0.6, 1, 'narrower: more parallelism'),
+      item(-0.6, 2, 'narrower: both'), item(0, -1, 'unchanged')];
+    // Colours by CSSOM, not style attributes, which the page's CSP does not allow.
+    items.forEach((i) => { const s = i.firstChild; s.style.background = s.getAttribute('data-fill'); });
+    return el('div', { class: 'legend', id: 'diff-legend' }, ...items,
+      el('span', { text: 'width = real time per run; colour = whether the frame got wider or narrower in real time, '
+        + 'and why (deeper colour: larger relative change)' }));
+  }
+
+  return { graph, realTime, diff, CAUSES };
+})();

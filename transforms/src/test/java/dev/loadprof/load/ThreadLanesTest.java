@@ -1,0 +1,80 @@
+package dev.loadprof.load;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loadprof.model.TraceHealth;
+import dev.loadprof.parse.PerfScriptParser;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Per-process recordings (PERF_RECORD_SWITCH, no [cpu] column): each thread is its own lane, and
+ * a sample's load is 1 + the other threads of its process between an IN and an OUT.
+ */
+class ThreadLanesTest {
+  private static final long MS = 1_000_000L;
+
+  /** Thread 10 runs 0..10 ms (its first IN is before the trace), thread 11 runs 4..8 ms. */
+  private static String twoThreads(boolean dropSecondOut) {
+    List<String> lines = new ArrayList<>();
+    lines.add("w  10/10  1.000000000: PERF_RECORD_COMM exec: w:10/10");
+    for (long t = 0; t < 10; t++) {
+      sample(lines, 10, t * MS + 250_000);
+      if (t == 3) {
+        lines.add("w  10/10  1.003000000: PERF_RECORD_FORK(10:11):(10:10)");
+        lines.add("w  10/11  1.004000000: PERF_RECORD_SWITCH IN         ");
+      }
+      if (t >= 4 && t < 8) {
+        sample(lines, 11, t * MS + 500_000);
+      }
+      if (t == 8 && !dropSecondOut) {
+        lines.add("w  10/11  1.008000000: PERF_RECORD_SWITCH OUT");
+      }
+    }
+    lines.add("w  10/10  1.010000000: PERF_RECORD_SWITCH OUT");
+    return String.join("\n", lines) + "\n";
+  }
+
+  private static void sample(List<String> lines, int tid, long offsetNs) {
+    lines.add(String.format("w  10/%d  1.%09d:    250000 cpu-clock:u: ", tid, offsetNs));
+    lines.add("\t  1000 work_" + tid + " (/w)");
+    lines.add("");
+  }
+
+  private static InMemoryAnalysis analyze(String text) throws IOException {
+    return InMemoryAnalysis.of(new PerfScriptParser(),
+        new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t", 1000 * MS);
+  }
+
+  @Test
+  void loadCountsTheOtherThreadsThatAreIn() throws IOException {
+    InMemoryAnalysis a = analyze(twoThreads(false));
+    ProcessAccumulator p = a.processes.get(10);
+    // 10 samples of thread 10 (4 of them while 11 is in) + 4 of thread 11 (all while 10 runs).
+    assertEquals(14, p.samples);
+    assertEquals(6, p.samplesAtLoad[1]);
+    assertEquals(8, p.samplesAtLoad[2]);
+    // Wall time: thread 11 in for 4 ms of thread 10's run.
+    assertEquals(4 * MS, p.timeAtLoadNs[2]);
+    assertEquals(0, a.run.health.get(TraceHealth.CHAIN_BREAKS_REPAIRED));
+    assertEquals(0, a.run.health.get(TraceHealth.THREADS_IN_AT_END));
+    assertTrue(a.run.warnings.get(0).contains("per-thread context-switch records"),
+        a.run.warnings.toString());
+  }
+
+  @Test
+  void aMissingOutIsRepairedAndATraceEndingWhileInIsCounted() throws IOException {
+    InMemoryAnalysis a = analyze(twoThreads(true));
+    ProcessAccumulator p = a.processes.get(10);
+    // Without its OUT, thread 11 stops half a sample interval after its last sample (7.5 ms).
+    assertEquals(3_625_000, p.timeAtLoadNs[2]);
+    assertEquals(1, a.run.health.get(TraceHealth.THREADS_IN_AT_END));
+    assertArrayEquals(new long[] {0, 6, 8}, java.util.Arrays.copyOf(p.samplesAtLoad, 3));
+  }
+}
