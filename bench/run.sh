@@ -8,6 +8,8 @@
 #   bench/run.sh scale [N]     N copies of one 64-CPU trace: parallelism 1 vs 2 (3 rounds, medians)
 #   bench/run.sh big [GB]      one trace several times the JVM heap (-Xmx512m) on embedded Flink,
 #                              checked against the generator's known answers
+#   bench/run.sh stores [N]    archive and analyze of N 64-CPU runs, on local disk and on a local
+#                              S3 server (S3Mock), in one run: records/s per core, bytes/record
 #   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
 #                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
@@ -93,17 +95,23 @@ fleet() {
   compare_runners fleet "$dir"/run-*.txt.gz
 }
 
+# Sets traces=(N hard links of one generated 64-CPU trace) under $work/scale.
+scale_traces() {
+  local dir="$work/scale"
+  mkdir -p "$dir"
+  [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
+  traces=()
+  for i in $(seq -w 1 "$1"); do
+    [ -f "$dir/run-$i.txt" ] || ln "$dir/base.txt" "$dir/run-$i.txt"
+    traces+=("$dir/run-$i.txt")
+  done
+}
+
 # Parallelism 1 vs 2 on runs large enough that JVM and Flink start-up do not dominate.
 scale() {
   local runs="${1:-8}" dir="$work/scale"
   build
-  mkdir -p "$dir"
-  [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
-  local traces=()
-  for i in $(seq -w 1 "$runs"); do
-    [ -f "$dir/run-$i.txt" ] || ln "$dir/base.txt" "$dir/run-$i.txt"
-    traces+=("$dir/run-$i.txt")
-  done
+  scale_traces "$runs"
   echo "scale: $runs runs of $(du -h "$dir/base.txt" | cut -f1) text each"
   compare_runners scale "${traces[@]}"
 }
@@ -142,6 +150,42 @@ print("serial real share %.4f%%, expected %.4f%%" % (serial, 100 * float(exp["se
 PY
 }
 
+# Archive and analyze (DirectRunner, 2 worker threads on 2 cores) into/from a local archive and
+# an archive on S3Mock; the same traces, one run of this script. Checks the outputs agree.
+stores() {
+  local runs="${1:-4}" dir="$work/scale" s3dir="$work/s3mock" port=19391
+  build
+  scale_traces "$runs"
+  rm -rf "$s3dir" "$work"/stores-*
+  mkdir -p "$s3dir"
+  java -Xmx384m -jar stores/target/s3mock/s3mock.jar --server.port=0 --server.address=127.0.0.1 \
+    --com.adobe.testing.s3mock.httpPort=$port --com.adobe.testing.s3mock.store.root="$s3dir/data" \
+    >"$s3dir/log" 2>&1 &
+  local s3pid=$!
+  trap 'kill $s3pid 2>/dev/null || true' RETURN
+  until curl -fs -X PUT "http://127.0.0.1:$port/loadprof" >/dev/null 2>&1; do sleep 1; done
+  export AWS_ENDPOINT_URL="http://127.0.0.1:$port" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+  local records bytes cores=2
+  echo "stores: $runs runs of $(du -h "$dir/base.txt" | cut -f1) text each; DirectRunner, $cores cores"
+  for store in local s3; do
+    local archive="$work/stores-archive" out="$work/stores-out-$store"
+    [ "$store" = s3 ] && archive="s3://loadprof/bench/archive"
+    local ta tn
+    ta=$(timed "$work/stores-archive-$store.log" ./loadprof archive --out "$archive" "${traces[@]}")
+    tn=$(timed "$work/stores-analyze-$store.log" ./loadprof analyze --out "$out" "$archive")
+    records=$(records_of "$out/summary.json")
+    if [ "$store" = local ]; then
+      bytes=$(du -sb "$archive" | cut -f1)
+    else
+      bytes=$(du -sb "$s3dir/data" | cut -f1) # S3Mock's files: the objects plus its metadata
+    fi
+    printf '%-5s archive %6.1f s  %8.0f records/s/core | analyze %6.1f s  %8.0f records/s/core | %d records, %.2f bytes/record\n' \
+      "$store" "$ta" "$(echo "$records / $ta / $cores" | bc -l)" "$tn" "$(echo "$records / $tn / $cores" | bc -l)" \
+      "$records" "$(echo "$bytes / $records" | bc -l)"
+  done
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded; do
+    cmp -s "$work/stores-out-local/$f" "$work/stores-out-s3/$f" || echo "OUTPUTS DIFFER: $f"
+  done
 # Records `mixed ITERS 2` system-wide at 20 kHz (>= 1M records for ITERS=4000), then times the
 # decoder on it (3 rounds, medians) and loadprof analyze end to end with 1 piece vs the default.
 decode() {
@@ -174,5 +218,6 @@ case "${1:-}" in
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
-  *) sed -n 2,10p "$0"; exit 2 ;;
+  stores) shift; stores "$@" ;;
+  *) sed -n 2,14p "$0"; exit 2 ;;
 esac

@@ -13,13 +13,14 @@ import picocli.CommandLine.Mixin;
 @Command(name = "analyze", customSynopsis = AnalyzeCommand.SYNOPSIS,
     description = "Analyze perf script traces (plain or .gz) and/or archives made by"
         + " loadprof archive.",
-    footer = Usage.PASS_THROUGH + Usage.RECORD + Usage.EXIT_CODES)
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.EXIT_CODES)
 final class AnalyzeCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof analyze [options] TRACE...";
   static final String DEFAULT_OUT = "loadprof-out";
 
   @Mixin OutputOptions output;
   @Mixin FilterOptions filters;
+  @Mixin RunSelectionOptions selection;
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
@@ -28,13 +29,17 @@ final class AnalyzeCommand implements JobCommand {
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
     List<String> given = inputs.required(SYNOPSIS);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class);
-    options.setOut(output.orDefault(DEFAULT_OUT));
+    String outDir = output.orDefault(DEFAULT_OUT);
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(given, outDir));
+    options.setOut(outDir);
     OutputDir.checkWritable(options.getOut());
     parsing.applyTo(options);
     filters.applyTo(options);
+    selection.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved in = Inputs.forAnalyze(given, options.getEvent(), parsing.windowNsIfGiven());
+    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
+        parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
     OutputDir.removeDebris(options.getOut());
     PipelineResult result = AnalyzePipeline.run(in.traces(), in.archives(), options);

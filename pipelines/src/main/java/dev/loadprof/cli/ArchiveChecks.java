@@ -4,6 +4,8 @@ import dev.loadprof.archive.ArchiveConversions;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveFiles;
 import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.ArchiveListing;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
@@ -15,8 +17,6 @@ import java.util.Map;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
-import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.ResourceId;
 
 /**
@@ -39,43 +39,56 @@ final class ArchiveChecks {
    * @param windowNs the --window given explicitly, in ns, or null when it was not given
    * @return run id to the manifest it comes from, for every archived run
    */
-  static Map<String, String> check(List<String> archives, String event, Long windowNs)
-      throws UsageException {
+  static Map<String, String> check(List<String> archives, RunSelection selection, String event,
+      Long windowNs) throws UsageException {
     Map<String, String> runs = new LinkedHashMap<>();
     for (String archive : archives) {
-      List<MatchResult.Metadata> manifests;
+      List<ArchiveListing.ManifestRef> manifests;
       try {
-        manifests = FileSystems.match(ArchiveLayout.manifestGlob(archive),
-            EmptyMatchTreatment.ALLOW).metadata();
+        manifests = ArchiveListing.list(archive, selection);
       } catch (IOException e) {
         throw new UsageException("cannot read archive " + archive + ": " + e.getMessage());
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
       }
-      if (manifests.isEmpty()) {
-        throw new UsageException(archive + " is an archive without runs; add traces with"
-            + " loadprof archive --out " + archive + " TRACE...");
-      }
-      for (MatchResult.Metadata m : manifests) {
+      int selected = 0;
+      for (ArchiveListing.ManifestRef ref : manifests) {
         try {
-          RunManifestRecord manifest = ArchiveFiles.readManifest(m.resourceId());
+          ResourceId file = FileSystems.matchNewResource(ref.path(), false);
+          if (!ArchiveLayout.exists(file)) {
+            continue; // an index entry of a job that never committed
+          }
+          RunManifestRecord manifest = ArchiveFiles.readManifest(file);
+          if (!ref.accepts(manifest)) {
+            continue; // a stale index entry
+          }
           try {
             ArchiveConversions.fromManifest(manifest);
           } catch (IllegalArgumentException e) {
-            throw new ArchiveCorruptException(m.resourceId().toString(), e.getMessage(), e);
+            throw new ArchiveCorruptException(ref.path(), e.getMessage(), e);
           }
-          checkParsedAsRequested(manifest, m.resourceId().toString(), event, windowNs);
+          checkParsedAsRequested(manifest, ref.path(), event, windowNs);
           for (BlockFileRecord f : manifest.getBlockFiles()) {
-            ResourceId file = ArchiveLayout.resolve(archive, f.getPath());
-            ArchiveFiles.checkSize(file, f.getSizeBytes());
-            checkHeader(file);
+            ResourceId blockFile = ArchiveLayout.resolve(archive, f.getPath());
+            ArchiveFiles.checkSize(blockFile, f.getSizeBytes());
+            checkHeader(blockFile);
           }
-          String previous = runs.put(manifest.getRunId(), m.resourceId().toString());
+          String previous = runs.put(manifest.getRunId(), ref.path());
           if (previous != null) {
             throw new UsageException("two archives hold the run id '" + manifest.getRunId()
-                + "': " + previous + " and " + m.resourceId() + "; give only one");
+                + "': " + previous + " and " + ref.path() + "; give only one");
           }
+          selected++;
         } catch (ArchiveCorruptException e) {
           throw new UsageException(e.getMessage());
         }
+      }
+      if (selected == 0) {
+        throw new UsageException(selection.isAll()
+            ? archive + " is an archive without runs; add traces with loadprof archive -o "
+                + archive + " TRACE..."
+            : archive + " has no runs of " + selection + "; leave out --nights/--hosts to"
+                + " read them all");
       }
     }
     return runs;

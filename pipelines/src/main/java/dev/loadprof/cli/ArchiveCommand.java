@@ -2,7 +2,9 @@ package dev.loadprof.cli;
 
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveFiles;
+import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.pipelines.AnalyzeOptions;
@@ -11,7 +13,9 @@ import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
@@ -31,12 +35,13 @@ import picocli.CommandLine.Mixin;
 @Command(name = "archive", customSynopsis = ArchiveCommand.SYNOPSIS,
     description = "Parse traces once into an Avro archive that loadprof analyze reads; traces"
         + " already in it are skipped.",
-    footer = Usage.PASS_THROUGH + Usage.RECORD + Usage.EXIT_CODES)
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.EXIT_CODES)
 final class ArchiveCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof archive -o ARCHIVE [options] TRACE...";
 
   @Mixin OutputOptions output;
   @Mixin ParsingOptions parsing;
+  @Mixin ArchivePartitionOptions partition;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
 
@@ -47,9 +52,11 @@ final class ArchiveCommand implements JobCommand {
       throw new UsageException("archive needs -o/--out ARCHIVE; usage: " + SYNOPSIS);
     }
     List<String> traces = inputs.required(SYNOPSIS);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class);
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(traces, output.out));
     options.setOut(output.out);
     parsing.applyTo(options);
+    partition.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
     String archive = options.getOut();
     OutputDir.checkWritable(archive);
@@ -62,15 +69,23 @@ final class ArchiveCommand implements JobCommand {
       return ExitCode.OK;
     }
     try {
-      ArchiveLayout.createMarker(archive);
+      ArchiveLayout.createMarker(archive, options);
     } catch (IOException e) {
       throw new UsageException("cannot write the archive " + archive + ": " + e.getMessage());
     }
     options.setTraces(String.join(",", todo));
     String jobId = UUID.randomUUID().toString().substring(0, 8);
+    long graceMillis = options.getArchiveDebrisGraceMinutes() * 60_000L;
+    ArchiveJob job = new ArchiveJob(archive, jobId, options.getEvent(),
+        options.getWindowMs() * 1_000_000L, nights(todo, options.getNight()),
+        RunSelection.nightOf(System.currentTimeMillis()), graceMillis);
+    int swept = ArchiveLayout.sweepStaging(archive, System.currentTimeMillis() - graceMillis);
+    if (swept > 0) {
+      out.println("Deleted " + swept + " staged files of failed archive jobs.");
+    }
     PipelineResult result;
     try {
-      result = ArchivePipeline.run(todo, options, jobId);
+      result = ArchivePipeline.run(todo, options, job);
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);
     }
@@ -88,6 +103,26 @@ final class ArchiveCommand implements JobCommand {
     return ExitCode.OK;
   }
 
+  /** Run id to night: --night for all, else the UTC date each trace was last modified. */
+  private static Map<String, String> nights(List<String> traces, String night)
+      throws UsageException {
+    Map<String, String> nights = new HashMap<>();
+    for (String trace : traces) {
+      String n;
+      if (night != null) {
+        n = night; // checked by ArchivePartitionOptions
+      } else {
+        try {
+          n = RunSelection.nightOf(FileSystems.matchSingleFileSpec(trace).lastModifiedMillis());
+        } catch (IOException e) {
+          throw new UsageException("cannot read " + trace + ": " + e.getMessage());
+        }
+      }
+      nights.put(ParseTraces.runIdOf(trace), n);
+    }
+    return nights;
+  }
+
   /** Refuses to scatter archive files into a directory that holds something else. */
   private static void checkIsArchiveOrEmpty(String archive) throws UsageException {
     if (ArchiveLayout.isArchive(archive)) {
@@ -97,7 +132,9 @@ final class ArchiveCommand implements JobCommand {
       MatchResult m = FileSystems.match(ArchiveLayout.dir(archive)
           .resolve("*", StandardResolveOptions.RESOLVE_FILE).toString(),
           EmptyMatchTreatment.ALLOW);
-      if (!m.metadata().isEmpty()) {
+      // Names of an archive that another job is starting at this moment do not count.
+      if (m.metadata().stream().anyMatch(f -> !ArchiveLayout.isArchiveEntry(
+          f.resourceId().getFilename()))) {
         throw new UsageException(archive + " exists and is not a loadprof archive (no "
             + ArchiveLayout.MARKER_FILE + "); give a new or empty directory");
       }
@@ -156,6 +193,11 @@ final class ArchiveCommand implements JobCommand {
           EmptyMatchTreatment.ALLOW).metadata()) {
         bytes += m.sizeBytes();
         count++;
+      }
+      if (count == 0) {
+        // The marker at least is there: the store's listing lagged (seen on S3Mock under
+        // concurrent writers), so no size is better than a wrong one.
+        return "size unknown: the store listed no files yet";
       }
       return count + " files, " + bytes + " bytes in all";
     } catch (IOException e) {

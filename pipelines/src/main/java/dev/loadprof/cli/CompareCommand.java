@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
 import dev.loadprof.compare.CompareSettings;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
     description = "Compare baseline runs with candidate runs of the same benchmark: what got"
         + " slower in real time, whether it is significant, and whether it is CPU work or lost"
         + " parallelism. Several runs a side are repeats that measure the noise.",
-    footer = Usage.PASS_THROUGH + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
 final class CompareCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof compare -o DIR [options] --baseline PATH..."
       + " --candidate PATH...";
@@ -56,14 +57,17 @@ final class CompareCommand implements JobCommand {
     }
     JudgedJob.refuseLoad(filters, "compare");
     CompareSettings settings = comparison.applyTo(CompareSettings.DEFAULT);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class);
+    List<String> sidesGiven = new ArrayList<>(baseline);
+    sidesGiven.addAll(candidate);
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(sidesGiven, outDir));
     options.setOut(outDir);
     parsing.applyTo(options);
     filters.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved base = Inputs.forAnalyze(baseline, options.getEvent(),
+    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), options.getEvent(),
         parsing.windowNsIfGiven());
-    Inputs.Resolved cand = Inputs.forAnalyze(candidate, options.getEvent(),
+    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), options.getEvent(),
         parsing.windowNsIfGiven());
     Map<String, Side> sides = new LinkedHashMap<>();
     base.runIds().forEach(id -> sides.put(id, Side.BASELINE));

@@ -1,6 +1,7 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.perfdata.PerfMissingException;
@@ -29,14 +30,17 @@ final class Inputs {
   private Inputs() {}
 
   /** The inputs of analyze: trace specs and archives, in any mix. */
-  static Resolved forAnalyze(List<String> inputs, String event, Long windowNs)
-      throws UsageException {
+  static Resolved forAnalyze(List<String> inputs, RunSelection selection, String event,
+      Long windowNs) throws UsageException {
     List<String> archives = new ArrayList<>();
     List<String> specs = new ArrayList<>();
     for (String input : inputs) {
       (ArchiveLayout.isArchive(input) ? archives : specs).add(input);
     }
-    Map<String, String> archivedRuns = ArchiveChecks.check(archives, event, windowNs);
+    if (!selection.isAll() && archives.isEmpty()) {
+      throw new UsageException("--nights and --hosts select runs of archives; no archive given");
+    }
+    Map<String, String> archivedRuns = ArchiveChecks.check(archives, selection, event, windowNs);
     List<String> traces = specs.isEmpty() ? List.of() : traceFiles(specs);
     for (String file : traces) {
       String manifest = archivedRuns.get(ParseTraces.runIdOf(file));

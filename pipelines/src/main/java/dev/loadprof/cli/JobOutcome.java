@@ -3,6 +3,7 @@ package dev.loadprof.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.compare.CompareInputException;
 import dev.loadprof.report.AnalyzeReport;
@@ -72,11 +73,16 @@ final class JobOutcome {
   }
 
   /**
-   * A job that threw: damage found while reading an archive, or runs that cannot be compared,
-   * are bad input (exit 2, one line); anything else is a failed job (exit 1), told by its root
-   * cause's message.
+   * A job that threw: damage found while reading an archive, runs that cannot be compared, or a
+   * run id that another archive job won with a different trace, are bad input (exit 2, one
+   * line); anything else is a failed job (exit 1), told by its root cause's message.
    */
   static int failed(RuntimeException e, PrintStream err) {
+    ArchiveRunConflictException conflict = ArchiveRunConflictException.find(e);
+    if (conflict != null) { // another job archived a different trace as this run id
+      err.println("loadprof: " + conflict.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
     ArchiveCorruptException badArchive = ArchiveCorruptException.find(e);
     if (badArchive != null) {
       err.println("loadprof: " + badArchive.getMessage());

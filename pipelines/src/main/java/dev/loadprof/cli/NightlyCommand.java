@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
         + " night compared with the nights before it. A run's night is the date in its run id"
         + " (YYYY-MM-DD or YYYYMMDD), else the '# captured on' date of its trace header; its"
         + " benchmark is the run id without the date, unless --group-by says otherwise.",
-    footer = Usage.PASS_THROUGH + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
+    footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
 final class NightlyCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof nightly -o DIR [options] TRACE_OR_ARCHIVE...";
   static final List<String> OUTPUTS = List.of("nightly.json", "history.csv",
@@ -30,6 +30,7 @@ final class NightlyCommand implements JobCommand {
 
   @Mixin OutputOptions output;
   @Mixin FilterOptions filters;
+  @Mixin RunSelectionOptions selection;
   @Mixin ComparisonOptions comparison;
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
@@ -51,12 +52,15 @@ final class NightlyCommand implements JobCommand {
     if (history != null) {
       settings = settings.withHistory(history);
     }
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class);
+    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+        StoreEnvironment.paths(given, outDir));
     options.setOut(outDir);
     parsing.applyTo(options);
     filters.applyTo(options);
+    selection.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved in = Inputs.forAnalyze(given, options.getEvent(), parsing.windowNsIfGiven());
+    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
+        parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
     AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
     return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);

@@ -115,8 +115,12 @@ final class PipelineOptionArgs {
             + commandName + "; run '" + commandName + " --help' for its options";
       }
     }
+    String stores = StoreEnvironment.onClasspath() ? "" : "; S3 and HDFS options such as"
+        + " --endpoint or --hdfsConfiguration need the stores module, which ./loadprof puts on"
+        + " the classpath when an input or -o is an s3:// or hdfs:// path";
     return "unknown option " + name + "; run '" + commandName + " --help' for loadprof's"
-        + " options (Beam and Flink pipeline options such as --parallelism=2 pass through)";
+        + " options (Beam and Flink pipeline options such as --parallelism=2 pass through)"
+        + stores;
   }
 
   private static void checkValue(String name, Class<?> type, String value)

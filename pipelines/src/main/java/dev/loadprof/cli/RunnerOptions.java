@@ -27,16 +27,21 @@ final class RunnerOptions {
       description = "Also show Beam's and Flink's own log lines (hidden below ERROR otherwise).")
   boolean verbose;
 
-  /** The pipeline options: the runner's config, then the user's pipeline arguments. */
-  <T extends PipelineOptions> T pipelineOptions(List<String> pipelineArgs, Class<T> type)
-      throws UsageException {
+  /**
+   * The pipeline options: the runner's config, then the user's pipeline arguments, then what
+   * the stores of {@code storePaths} need from the environment (see StoreEnvironment).
+   */
+  <T extends PipelineOptions> T pipelineOptions(List<String> pipelineArgs, Class<T> type,
+      List<String> storePaths) throws UsageException {
     List<String> userArgs = new ArrayList<>(pipelineArgs);
     String config = runner;
     if (runner.endsWith("Runner")) { // a Beam runner name, e.g. FlinkRunner: passes through
       userArgs.add("--runner=" + runner);
       config = "direct";
     }
-    String[] args = RunnerName.load(config).withUserArgs(userArgs.toArray(new String[0]));
+    String[] args = StoreEnvironment.withStores(
+        List.of(RunnerName.load(config).withUserArgs(userArgs.toArray(new String[0]))),
+        storePaths, System.getenv(), RunnerConfig.resolveHome()).toArray(new String[0]);
     T options = PipelineOptionArgs.parse(args, type);
     checkFlinkMasterReachable(options, args);
     return options;

@@ -23,6 +23,18 @@ final class Usage {
       + " unchanged, as --name=value or --name value (e.g. --parallelism 2,"
       + " --maxBundleSize=1000); an unknown one is refused. Use -- to end the options.%n";
 
+  static final String STORES = "%nS3 and HDFS: inputs and -o may be s3://BUCKET/... or"
+      + " hdfs://HOST:PORT/... paths (./loadprof then adds the stores module). S3 credentials"
+      + " and region come from the AWS SDK's environment variables (AWS_ACCESS_KEY_ID,"
+      + " AWS_SECRET_ACCESS_KEY, AWS_REGION) or profile; AWS_ENDPOINT_URL picks another S3"
+      + " server, addressed path-style, e.g. a local one:%n"
+      + "  AWS_ENDPOINT_URL=http://127.0.0.1:9090 loadprof archive -o s3://b/arch T.txt.gz%n"
+      + "HDFS configuration comes from HADOOP_CONF_DIR (core-site.xml, hdfs-site.xml), else"
+      + " the NameNode of the first hdfs:// path.%n"
+      + "Archives are partitioned by night and host: archive --night YYYY-MM-DD sets the"
+      + " night; analyze --nights 2026-11-01..2026-11-07 --hosts web1,web2 reads only those"
+      + " runs.%n";
+
   static final String EXIT_CODES = "%n" + ExitCode.DOCUMENTED + "%n";
 
   static final String COMPARE_EXIT_CODES = "%n" + ExitCode.DOCUMENTED_COMPARE + "%n";

@@ -60,6 +60,32 @@ public interface AnalyzeOptions extends PipelineOptions {
 
   void setGroupBy(String value);
 
+  // ===== stores (issue 12): partitions and debris =====
+  @Description("archive: the night (UTC date YYYY-MM-DD) the traces belong to, their partition"
+      + " in the archive. Default: the UTC date each trace file was last modified.")
+  String getNight();
+
+  void setNight(String value);
+
+  @Description("Read only the archived runs of these nights: dates YYYY-MM-DD or ranges"
+      + " FROM..TO, comma-separated. Lists only those nights' part of the archive.")
+  String getNights();
+
+  void setNights(String value);
+
+  @Description("Read only the archived runs of these hosts (as the traces' headers name them;"
+      + " _ for runs without a host), comma-separated.")
+  String getHosts();
+
+  void setHosts(String value);
+
+  @Description("archive: files that failed or killed archive jobs left for a run are deleted"
+      + " by the next job that commits the run, once they are this many minutes old (younger"
+      + " ones may belong to a job still running).")
+  @Default.Long(60)
+  long getArchiveDebrisGraceMinutes();
+
+  void setArchiveDebrisGraceMinutes(long value);
   @Description("perf.data inputs are decoded by this many perf script processes in parallel"
       + " (pipeline splits); 0 means one per available processor.")
   @Default.Integer(0)

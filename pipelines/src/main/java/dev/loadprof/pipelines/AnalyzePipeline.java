@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.AggregateProfiles;
 import dev.loadprof.beam.BuildRunIntervals;
 import dev.loadprof.beam.JoinSamplesWithLoad;
@@ -62,7 +63,8 @@ public final class AnalyzePipeline {
                 : ParseTraces.DEFAULT_DECODE_PIECES,
             options.getDecodeSplit().equals("cpu") ? DecodePiece.Kind.CPU
                 : DecodePiece.Kind.TIME));
-    parsed = ArchiveInputs.withArchives(parsed, archives);
+    parsed = ArchiveInputs.withArchives(parsed, archives,
+        RunSelection.parse(options.getNights(), options.getHosts()));
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
     PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
     blocks

@@ -1,6 +1,7 @@
 package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.ReadArchive;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
@@ -15,12 +16,13 @@ final class ArchiveInputs {
   private ArchiveInputs() {}
 
   /** The parsed runs together with the runs of the archives, in the shape ParseTraces gives. */
-  static PCollectionTuple withArchives(PCollectionTuple parsed, List<String> archives) {
+  static PCollectionTuple withArchives(PCollectionTuple parsed, List<String> archives,
+      RunSelection selection) {
     if (archives.isEmpty()) {
       return parsed;
     }
     PCollectionTuple archived = parsed.getPipeline().begin()
-        .apply("Read archives", new ReadArchive(archives));
+        .apply("Read archives", new ReadArchive(archives, selection));
     PCollection<EventBlock> blocks = PCollectionList.of(parsed.get(ParseTraces.BLOCKS))
         .and(archived.get(ParseTraces.BLOCKS))
         .apply("Parsed and archived blocks", Flatten.pCollections());

@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.WriteArchive;
 import dev.loadprof.beam.ParseTraces;
 import java.util.List;
@@ -18,19 +19,19 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 public final class ArchivePipeline {
   private ArchivePipeline() {}
 
-  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options, String jobId) {
-    long windowNs = options.getWindowMs() * 1_000_000L;
+  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options,
+      ArchiveJob job) {
+    long windowNs = job.windowNs();
     PCollectionTuple parsed = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         .apply("Spread traces over workers", Reshuffle.viaRandomKey())
         .apply("Parse traces", new ParseTraces(windowNs, options.getEvent()));
-    parsed.apply("Write archive", new WriteArchive(options.getOut(), jobId, options.getEvent(),
-        windowNs, WriteArchive.DEFAULT_SHARDS_PER_RUN));
+    parsed.apply("Write archive", new WriteArchive(job, WriteArchive.DEFAULT_SHARDS_PER_RUN));
   }
 
-  public static PipelineResult run(List<String> traces, AnalyzeOptions options, String jobId) {
+  public static PipelineResult run(List<String> traces, AnalyzeOptions options, ArchiveJob job) {
     Pipeline p = Pipeline.create(options);
-    build(p, traces, options, jobId);
+    build(p, traces, options, job);
     PipelineResult result = p.run();
     result.waitUntilFinish();
     return result;

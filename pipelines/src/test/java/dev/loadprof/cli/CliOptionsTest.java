@@ -94,6 +94,13 @@ class CliOptionsTest {
         bad("--out", "analyze", "--out=", t),
         bad("--event", "analyze", t, "-e"),
         bad("-x", "analyze", "-x", t),
+        bad("--nights", "analyze", "--nights", "2026-13-01", t),
+        bad("--nights", "analyze", "--nights", "2026-11-07..2026-11-01", t),
+        bad("--nights", "analyze", "--nights", "2026-11-20", t), // no archive given
+        bad("--night", "archive", "-o", "a", "--night", "20.11.2026", t),
+        bad("--night", "analyze", "--night", "2026-11-20", t),
+        bad("--nights", "archive", "-o", "a", "--nights", "2026-11-20", t),
+        bad("--debris-grace-minutes", "archive", "-o", "a", "--debris-grace-minutes=-1", t),
         bad("--pid", "archive", "-o", "a", "--pid", "1", t),
         bad("--out", "archive", t),
         bad("TRACE", "analyze", "-o", "x"),

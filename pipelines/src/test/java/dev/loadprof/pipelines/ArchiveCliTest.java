@@ -143,7 +143,8 @@ class ArchiveCliTest {
     // file can be created under it (root ignores permissions, a file as parent it cannot).
     Path target = tmp.resolve("failed");
     Files.createDirectories(target);
-    ArchiveLayout.createMarker(target.toString());
+    ArchiveLayout.createMarker(target.toString(),
+        org.apache.beam.sdk.options.PipelineOptionsFactory.create());
     Files.writeString(target.resolve(ArchiveLayout.STAGING_DIR),
         "not a directory");
     Run run = cli("archive", "--out", target.toString(), phases, mixed);
@@ -200,6 +201,21 @@ class ArchiveCliTest {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  @Test
+  void anArchiveOfFormat1StillReadsAndSaysHowToGetPartitions() throws IOException {
+    Path old = copy(archive, "format1");
+    Files.writeString(old.resolve("loadprof-archive.json"),
+        "{\"format\": \"loadprof-archive\", \"version\": 1}\n");
+    Run whole = cli("analyze", "--out", tmp.resolve("format1-out").toString(), old.toString());
+    assertEquals(0, whole.code(), whole.err());
+    assertSameOutputs(direct, tmp.resolve("format1-out"));
+    Run selected = cli("analyze", "--out", tmp.resolve("format1-sel").toString(), "--nights",
+        "2026-11-20", old.toString());
+    assertEquals(2, selected.code());
+    assertTrue(selected.err().contains("format 1, which has no night/host partitions; analyze it"
+        + " whole"), selected.err());
+  }
 
   static void assertSameOutputs(Path expected, Path actual) throws IOException {
     for (String name : OUTPUTS) {

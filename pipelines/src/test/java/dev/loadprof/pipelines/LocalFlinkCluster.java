@@ -31,10 +31,17 @@ final class LocalFlinkCluster {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path stateDir;
+  private final java.util.Map<String, String> environment;
   private boolean started;
 
   LocalFlinkCluster(Path stateDir) {
+    this(stateDir, java.util.Map.of());
+  }
+
+  /** @param environment added to the cluster processes' environment (e.g. store credentials) */
+  LocalFlinkCluster(Path stateDir, java.util.Map<String, String> environment) {
     this.stateDir = stateDir;
+    this.environment = environment;
   }
 
   /** Starts the cluster and waits until both TaskManagers registered; returns the ms it took. */
@@ -43,6 +50,29 @@ final class LocalFlinkCluster {
     started = true;
     script("start");
     return (System.nanoTime() - t0) / 1_000_000;
+  }
+
+  /**
+   * Waits until nothing listens on the cluster's REST port: another test's cluster (another
+   * worktree on this machine) must not receive this test's jobs.
+   */
+  static void awaitRestPortFree(Duration timeout) throws InterruptedException {
+    String master = RunnerConfig.load("flink-cluster").options().get("flinkMaster");
+    int port = Integer.parseInt(master.substring(master.lastIndexOf(':') + 1));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try (java.net.Socket socket = new java.net.Socket()) {
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1_000);
+      } catch (IOException free) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        fail("port " + port + " (the Flink cluster's REST port) stayed in use for " + timeout
+            + "; stop the other cluster (scripts/flink-cluster.sh stop)");
+      }
+      System.out.println("port " + port + " in use by another Flink cluster; waiting");
+      Thread.sleep(10_000);
+    }
   }
 
   void stop() throws IOException, InterruptedException {
@@ -112,6 +142,7 @@ final class LocalFlinkCluster {
         .directory(HOME.toFile())
         .redirectErrorStream(true)
         .redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
     builder.environment().put("LOADPROF_FLINK_DIR", stateDir.toString());
     Process process = builder.start();
     if (!process.waitFor(4, TimeUnit.MINUTES)) {

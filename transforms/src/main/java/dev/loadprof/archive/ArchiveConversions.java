@@ -23,8 +23,13 @@ import java.util.TreeMap;
  * outputs as analyzing the trace.
  */
 public final class ArchiveConversions {
-  /** Version of the archive schemas and layout; see RunManifestRecord.format_version. */
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * Version of the archive schemas and layout written now; see RunManifestRecord.format_version.
+   * 2 added the night/host index and the manifest's night and job_id; format 1 still reads.
+   */
+  public static final int FORMAT_VERSION = 2;
+  /** The oldest format this loadprof reads. */
+  public static final int OLDEST_READABLE_FORMAT = 1;
 
   private ArchiveConversions() {}
 
@@ -123,7 +128,7 @@ public final class ArchiveConversions {
 
   /** What the archive records of a run besides its RunInfo. */
   public record Storage(String fingerprint, String requestedEvent, long windowNs, long blockCount,
-      List<BlockFileRecord> blockFiles) {}
+      List<BlockFileRecord> blockFiles, String night, String jobId) {}
 
   public static RunManifestRecord toManifest(RunInfo run, Storage storage) {
     Map<String, String> names = new HashMap<>();
@@ -151,14 +156,17 @@ public final class ArchiveConversions {
         .setWarnings(new ArrayList<>(run.warnings))
         .setBlockCount(storage.blockCount())
         .setBlockFiles(new ArrayList<>(storage.blockFiles()))
+        .setNight(storage.night())
+        .setJobId(storage.jobId())
         .build();
   }
 
   /** The RunInfo a manifest stands for, exactly as the parser produced it. */
   public static RunInfo fromManifest(RunManifestRecord m) {
-    if (m.getFormatVersion() != FORMAT_VERSION) {
+    if (m.getFormatVersion() < OLDEST_READABLE_FORMAT || m.getFormatVersion() > FORMAT_VERSION) {
       throw new IllegalArgumentException("archive format version " + m.getFormatVersion()
-          + " is not supported (this loadprof reads version " + FORMAT_VERSION + ")");
+          + " is not supported (this loadprof reads versions " + OLDEST_READABLE_FORMAT + " to "
+          + FORMAT_VERSION + ")");
     }
     RunInfo run = new RunInfo();
     run.runId = m.getRunId();

@@ -28,9 +28,16 @@ public final class ArchiveFiles {
   public static void writeManifest(RunManifestRecord manifest, ResourceId file)
       throws IOException {
     try (OutputStream out = Channels.newOutputStream(
-            FileSystems.create(file, "application/avro"));
-        DataFileWriter<RunManifestRecord> writer =
-            new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {
+        FileSystems.create(file, "application/avro"))) {
+      writeManifest(manifest, out);
+    }
+  }
+
+  /** Writes one manifest as an Avro file into {@code out}, and closes it. */
+  public static void writeManifest(RunManifestRecord manifest, OutputStream out)
+      throws IOException {
+    try (DataFileWriter<RunManifestRecord> writer =
+        new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {
       writer.create(RunManifestRecord.getClassSchema(), out);
       writer.append(manifest);
     }

@@ -1,7 +1,6 @@
 package dev.loadprof.archive;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -10,6 +9,7 @@ import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MoveOptions.StandardMoveOptions;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.io.fs.ResourceId;
+import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * Where things are in an archive directory. All paths go through Beam {@link FileSystems}, so an
@@ -17,8 +17,11 @@ import org.apache.beam.sdk.io.fs.ResourceId;
  *
  * <pre>
  * ARCHIVE/loadprof-archive.json           marks the directory as an archive (format version)
- * ARCHIVE/runs/RUN_ID.avro                one RunManifestRecord per run; written last (commit)
+ * ARCHIVE/runs/RUN_ID.avro                one RunManifestRecord per run; created last, only if
+ *                                         absent (the commit point)
  * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro    EventBlockRecords of the run, listed by its manifest
+ * ARCHIVE/index/night=N/host=H/RUN_ID@JOB empty; the run's partitions (format 2), valid only
+ *                                         while runs/RUN_ID.avro names JOB as its job
  * ARCHIVE/.staging/JOB/...                files of a running (or failed) archive job
  * </pre>
  *
@@ -30,6 +33,9 @@ public final class ArchiveLayout {
   public static final String RUNS_DIR = "runs";
   public static final String BLOCKS_DIR = "blocks";
   public static final String STAGING_DIR = ".staging";
+  public static final String INDEX_DIR = "index";
+  /** Between a run id and a job id in an index entry's name. */
+  public static final char JOB_SEPARATOR = '@';
   public static final String AVRO_SUFFIX = ".avro";
 
   private ArchiveLayout() {}
@@ -45,6 +51,17 @@ public final class ArchiveLayout {
   public static ResourceId manifest(String archive, String runId) {
     return dir(archive).resolve(RUNS_DIR, StandardResolveOptions.RESOLVE_DIRECTORY)
         .resolve(runId + AVRO_SUFFIX, StandardResolveOptions.RESOLVE_FILE);
+  }
+
+  /** The index entry of a run committed by a job under its night and host partitions. */
+  public static ResourceId indexEntry(String archive, String night, String hostPartition,
+      String runId, String jobId) {
+    return resolve(archive, indexPath(night, hostPartition) + runId + JOB_SEPARATOR + jobId);
+  }
+
+  /** "index/night=N/host=H/", relative to the archive; "*" stands for any night or host. */
+  public static String indexPath(String night, String hostPartition) {
+    return INDEX_DIR + "/night=" + night + "/host=" + hostPartition + "/";
   }
 
   /** The glob that matches every manifest of an archive. */
@@ -96,17 +113,35 @@ public final class ArchiveLayout {
     }
   }
 
-  /** Creates the marker if missing, so that a new directory becomes an archive. */
-  public static void createMarker(String archive) throws IOException {
+  /** The format version its marker states (1 when the marker names none). */
+  public static int formatVersion(String archive) throws IOException {
+    try (java.io.InputStream in = Channels.newInputStream(FileSystems.open(marker(archive)))) {
+      String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"version\"\\s*:\\s*(\\d+)")
+          .matcher(json);
+      return m.find() ? Integer.parseInt(m.group(1)) : 1;
+    }
+  }
+
+  /**
+   * Creates the marker if missing, so that a new directory becomes an archive. Create-if-absent,
+   * so that several jobs starting a new archive at once do not write it over each other.
+   */
+  public static void createMarker(String archive, PipelineOptions options) throws IOException {
     if (exists(marker(archive))) {
       return;
     }
     String json = "{\"format\": \"loadprof-archive\", \"version\": "
         + ArchiveConversions.FORMAT_VERSION + "}\n";
-    try (OutputStream out = Channels.newOutputStream(
-        FileSystems.create(marker(archive), "application/json"))) {
-      out.write(json.getBytes(StandardCharsets.UTF_8));
-    }
+    ExclusiveCreates.createIfAbsent(marker(archive), json.getBytes(StandardCharsets.UTF_8),
+        options);
+  }
+
+  /** True for the names an archive holds at its top (another job may be creating them). */
+  public static boolean isArchiveEntry(String name) {
+    return name.equals(MARKER_FILE) || name.equals(RUNS_DIR) || name.equals(BLOCKS_DIR)
+        || name.equals(INDEX_DIR) || name.equals(STAGING_DIR)
+        || name.startsWith("." + MARKER_FILE + "."); // a marker being created
   }
 
   /** Deletes a job's staging directory and everything under it; best effort. */
@@ -123,6 +158,29 @@ public final class ArchiveLayout {
       deleteEmptyDirs(staging);
     } catch (IOException | RuntimeException e) {
       // Leftovers under .staging are invisible to readers; nothing to do but leave them.
+    }
+  }
+
+  /**
+   * Deletes the staged files of jobs that failed or were killed, older than {@code cutoffMillis}
+   * (younger ones may belong to a job still running); returns how many. Best effort.
+   */
+  public static int sweepStaging(String archive, long cutoffMillis) {
+    ResourceId staging = dir(archive).resolve(STAGING_DIR, StandardResolveOptions.RESOLVE_DIRECTORY);
+    if ("file".equals(staging.getScheme())
+        && !java.nio.file.Files.isDirectory(java.nio.file.Paths.get(staging.toString()))) {
+      return 0;
+    }
+    try {
+      List<ResourceId> old = FileSystems.match(
+              staging.resolve("**", StandardResolveOptions.RESOLVE_FILE).toString(),
+              org.apache.beam.sdk.io.fs.EmptyMatchTreatment.ALLOW)
+          .metadata().stream().filter(m -> m.lastModifiedMillis() <= cutoffMillis)
+          .map(MatchResult.Metadata::resourceId).toList();
+      FileSystems.delete(old, StandardMoveOptions.IGNORE_MISSING_FILES);
+      return old.size();
+    } catch (IOException | RuntimeException e) {
+      return 0;
     }
   }
 

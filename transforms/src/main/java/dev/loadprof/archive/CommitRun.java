@@ -3,16 +3,21 @@ package dev.loadprof.archive;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.RunManifestRecord;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
+import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MoveOptions.StandardMoveOptions;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.values.KV;
@@ -21,18 +26,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits one run into the archive: moves its staged block files under blocks/RUN_ID/, then
- * writes its manifest atomically (temp file, rename). The manifest is the commit point.
+ * Commits one run into the archive, in this order: its staged block files are moved under
+ * blocks/RUN_ID/ (names unique to the job), its index entry is written under its night and host,
+ * and its manifest is created last, only if absent ({@link ExclusiveCreates}): the commit point.
+ * Whatever a job leaves before that point is invisible, and the next job that commits the same
+ * run deletes it once it is older than the grace period.
  *
  * <p>De-duplication, by run id and fingerprint of the source trace:
  * <ul>
- *   <li>no manifest for the run id: the run is added;
+ *   <li>no manifest for the run id: the run is added; if another job creates the manifest
+ *       first, this job's files are deleted and the run is UNCHANGED (same trace) or the job
+ *       fails with {@link ArchiveRunConflictException} (another trace);
  *   <li>a manifest with the same fingerprint, window and event: the run is already archived;
- *       the staged files are dropped and the archive is left as it was;
  *   <li>the same fingerprint, but another window or event: the run is replaced (new manifest
- *       renamed over the old one, then the old block files deleted);
- *   <li>a different fingerprint: a different trace with the same name; the job fails with a
- *       message saying so (the CLI checks this before parsing, so users see it up front).
+ *       renamed over the old one, then the old block files and index entry deleted);
+ *   <li>a different fingerprint: {@link ArchiveRunConflictException} (the CLI checks this before
+ *       parsing too, so users see it up front).
  * </ul>
  */
 final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
@@ -41,26 +50,27 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
   static final TupleTag<String> FILES = new TupleTag<>("files") {};
   static final TupleTag<Long> BLOCK_COUNT = new TupleTag<>("blockCount") {};
 
+  /**
+   * Fault injection for tests: a JVM with this system property set to a run id halts (as if
+   * killed) after that run's block files and index entry are written, before its manifest.
+   */
+  static final String HALT_BEFORE_MANIFEST = "loadprof.test.haltBeforeManifest";
+
   private static final Logger LOG = LoggerFactory.getLogger(CommitRun.class);
 
   /** What happened to a run; the first word of each output line. */
   enum Outcome { ADDED, UNCHANGED, REPLACED }
 
-  private final String archive;
-  private final String jobId;
-  private final String requestedEvent;
-  private final long windowNs;
+  private final ArchiveJob job;
 
-  CommitRun(String archive, String jobId, String requestedEvent, long windowNs) {
-    this.archive = archive;
-    this.jobId = jobId;
-    this.requestedEvent = requestedEvent;
-    this.windowNs = windowNs;
+  CommitRun(ArchiveJob job) {
+    this.job = job;
   }
 
   @ProcessElement
-  public void process(@Element KV<String, CoGbkResult> element, OutputReceiver<String> out)
-      throws IOException {
+  public void process(@Element KV<String, CoGbkResult> element, OutputReceiver<String> out,
+      PipelineOptions options) throws IOException {
+    String archive = job.archive();
     String runId = element.getKey();
     CoGbkResult parts = element.getValue();
     RunInfo run = parts.getOnly(RUN);
@@ -77,16 +87,18 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
         ? ArchiveFiles.readManifest(manifestFile) : null;
     Outcome outcome = Outcome.ADDED;
     if (existing != null) {
-      if (!existing.getFingerprint().equals(fingerprint)) {
-        throw new IllegalStateException(sameNameMessage(archive, runId, existing.getSource(),
-            run.source));
-      }
-      if (existing.getWindowNs() == windowNs
-          && Objects.equals(existing.getRequestedEvent(), requestedEvent)) {
+      if (existing.getJobId().equals(job.jobId())) { // a retried bundle: committed already
         FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
-        Metrics.counter("loadprof", "archive_runs_unchanged").inc();
-        out.output(Outcome.UNCHANGED + " " + runId + " (already archived from "
-            + existing.getSource() + ")");
+        out.output(Outcome.ADDED + " " + runId + " (committed by an earlier attempt)");
+        return;
+      }
+      if (!existing.getFingerprint().equals(fingerprint)) {
+        FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
+        throw new ArchiveRunConflictException(sameNameMessage(archive, runId,
+            existing.getSource(), run.source));
+      }
+      if (sameParsing(existing)) {
+        unchanged(runId, existing, staged, out);
         return;
       }
       outcome = Outcome.REPLACED;
@@ -95,7 +107,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
     List<ResourceId> targets = new ArrayList<>();
     List<BlockFileRecord> files = new ArrayList<>();
     for (int i = 0; i < staged.size(); i++) {
-      String path = ArchiveLayout.blockFilePath(runId, jobId, i);
+      String path = ArchiveLayout.blockFilePath(runId, job.jobId(), i);
       targets.add(ArchiveLayout.resolve(archive, path));
       files.add(new BlockFileRecord(path, 0L));
     }
@@ -104,26 +116,133 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       files.get(i).setSizeBytes(
           FileSystems.matchSingleFileSpec(targets.get(i).toString()).sizeBytes());
     }
+    String night = job.nightOf(runId);
+    String host = RunSelection.hostPartition(run.host);
+    ResourceId indexEntry = ArchiveLayout.indexEntry(archive, night, host, runId, job.jobId());
+    FileSystems.create(indexEntry, "application/octet-stream").close();
     RunManifestRecord manifest = ArchiveConversions.toManifest(run,
-        new ArchiveConversions.Storage(fingerprint, requestedEvent, windowNs, blockCount, files));
-    ResourceId temp = manifestFile.getCurrentDirectory().resolve(
-        "." + runId + "." + jobId + ".tmp", StandardResolveOptions.RESOLVE_FILE);
-    ArchiveFiles.writeManifest(manifest, temp);
-    // Beam's filesystems replace an existing target (local: atomic move; object stores: copy).
-    FileSystems.rename(List.of(temp), List.of(manifestFile));
+        new ArchiveConversions.Storage(fingerprint, job.requestedEvent(), job.windowNs(),
+            blockCount, files, night, job.jobId()));
+    haltHereIfTestAsks(runId);
 
-    if (existing != null) {
+    if (outcome == Outcome.ADDED) {
+      RunManifestRecord winner = create(manifestFile, manifest, options);
+      if (winner != null) { // another job committed this run id first
+        deleteQuietly(targets, List.of(indexEntry));
+        if (!winner.getFingerprint().equals(fingerprint)) {
+          throw new ArchiveRunConflictException(sameNameMessage(archive, runId,
+              winner.getSource(), run.source));
+        }
+        unchanged(runId, winner, List.of(), out);
+        return;
+      }
+    } else {
+      ResourceId temp = manifestFile.getCurrentDirectory().resolve(
+          "." + runId + "." + job.jobId() + ".tmp", StandardResolveOptions.RESOLVE_FILE);
+      ArchiveFiles.writeManifest(manifest, temp);
+      // Beam's filesystems replace an existing target (local and HDFS: rename; S3: one copy,
+      // which readers see whole or not at all).
+      FileSystems.rename(List.of(temp), List.of(manifestFile));
       List<ResourceId> old = new ArrayList<>();
-      for (Iterator<BlockFileRecord> it = existing.getBlockFiles().iterator(); it.hasNext(); ) {
-        old.add(ArchiveLayout.resolve(archive, it.next().getPath()));
+      for (BlockFileRecord f : existing.getBlockFiles()) {
+        old.add(ArchiveLayout.resolve(archive, f.getPath()));
+      }
+      if (!existing.getJobId().isEmpty()) {
+        old.add(ArchiveLayout.indexEntry(archive, existing.getNight(),
+            RunSelection.hostPartition(existing.getHost()), runId, existing.getJobId()));
       }
       FileSystems.delete(old, StandardMoveOptions.IGNORE_MISSING_FILES);
     }
+    sweepDebris(runId, manifest, night, host);
     Metrics.counter("loadprof", outcome == Outcome.ADDED ? "archive_runs_added"
         : "archive_runs_replaced").inc();
-    LOG.info("{} {}: {} blocks in {} files", outcome, runId, blockCount, files.size());
+    LOG.info("{} {}: {} blocks in {} files, night {}, host {}", outcome, runId, blockCount,
+        files.size(), night, host);
     out.output(outcome + " " + runId + " (" + blockCount + " blocks in " + files.size()
         + " files)");
+  }
+
+  private boolean sameParsing(RunManifestRecord m) {
+    return m.getWindowNs() == job.windowNs()
+        && Objects.equals(m.getRequestedEvent(), job.requestedEvent());
+  }
+
+  private static void unchanged(String runId, RunManifestRecord existing,
+      List<ResourceId> staged, OutputReceiver<String> out) throws IOException {
+    FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
+    Metrics.counter("loadprof", "archive_runs_unchanged").inc();
+    out.output(Outcome.UNCHANGED + " " + runId + " (already archived from "
+        + existing.getSource() + ")");
+  }
+
+  /**
+   * Creates the manifest if absent; returns null when this job's manifest is the one in place,
+   * else the winner's. The read-back also catches a store whose conditional write is not atomic
+   * (two writers both told "created"): the manifest that stays names its job.
+   */
+  private static RunManifestRecord create(ResourceId file, RunManifestRecord manifest,
+      PipelineOptions options) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ArchiveFiles.writeManifest(manifest, bytes);
+    boolean created = ExclusiveCreates.createIfAbsent(file, bytes.toByteArray(), options);
+    RunManifestRecord inPlace = ArchiveFiles.readManifest(file);
+    if (created && inPlace.getJobId().equals(manifest.getJobId())) {
+      return null;
+    }
+    return inPlace;
+  }
+
+  /**
+   * Deletes what failed or killed jobs left for this run (block files its manifest does not
+   * list, index entries of other jobs), when older than the grace period: younger files may
+   * belong to a job that is still running. Best effort: leftovers are invisible anyway.
+   */
+  private void sweepDebris(String runId, RunManifestRecord manifest, String night, String host) {
+    long cutoff = System.currentTimeMillis() - job.debrisGraceMillis();
+    Set<String> keep = manifest.getBlockFiles().stream()
+        .map(f -> ArchiveLayout.resolve(job.archive(), f.getPath()).toString())
+        .collect(Collectors.toSet());
+    keep.add(ArchiveLayout.indexEntry(job.archive(), night, host, runId, job.jobId())
+        .toString());
+    List<ResourceId> debris = new ArrayList<>();
+    for (String glob : List.of(
+        ArchiveLayout.resolve(job.archive(), ArchiveLayout.BLOCKS_DIR + "/" + runId + "/*")
+            .toString(),
+        ArchiveLayout.resolve(job.archive(), ArchiveLayout.indexPath(night, host) + runId
+            + ArchiveLayout.JOB_SEPARATOR + "*").toString())) {
+      try {
+        for (MatchResult.Metadata m : FileSystems.match(glob, EmptyMatchTreatment.ALLOW)
+            .metadata()) {
+          if (!keep.contains(m.resourceId().toString()) && m.lastModifiedMillis() <= cutoff) {
+            debris.add(m.resourceId());
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("could not list {} to clean up: {}", glob, e.toString());
+      }
+    }
+    if (!debris.isEmpty()) {
+      deleteQuietly(debris, List.of());
+      Metrics.counter("loadprof", "archive_debris_files_deleted").inc(debris.size());
+      LOG.info("{}: deleted {} files left by failed jobs", runId, debris.size());
+    }
+  }
+
+  private static void deleteQuietly(List<ResourceId> a, List<ResourceId> b) {
+    List<ResourceId> all = new ArrayList<>(a);
+    all.addAll(b);
+    try {
+      FileSystems.delete(all, StandardMoveOptions.IGNORE_MISSING_FILES);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not delete {}: {}", all, e.toString()); // invisible to readers anyway
+    }
+  }
+
+  private static void haltHereIfTestAsks(String runId) {
+    if (runId.equals(System.getProperty(HALT_BEFORE_MANIFEST))) {
+      LOG.warn("halting before the manifest of {} ({} is set)", runId, HALT_BEFORE_MANIFEST);
+      Runtime.getRuntime().halt(137);
+    }
   }
 
   /** The message for two different traces with one run id (the CLI says the same up front). */

@@ -14,8 +14,6 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
-import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -42,18 +40,24 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   private static final TupleTag<KV<String, Long>> BLOCK_FILES = new TupleTag<>("blockFiles") {};
 
   private final List<String> archives;
+  private final RunSelection selection;
 
-  /** @param archives archive directories (any Beam filesystem) */
-  public ReadArchive(List<String> archives) {
+  /**
+   * @param archives archive directories (any Beam filesystem)
+   * @param selection the nights and hosts to read ({@link RunSelection#all()}: every run)
+   */
+  public ReadArchive(List<String> archives, RunSelection selection) {
     this.archives = List.copyOf(archives);
+    this.selection = selection;
   }
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
     PCollectionTuple manifests = begin
         .apply("List archives", Create.of(archives).withCoder(StringUtf8Coder.of()))
-        .apply("List run manifests", ParDo.of(new ListManifestsFn()))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()))
+        .apply("List run manifests", ParDo.of(new ListManifestsFn(selection)))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(),
+            KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())))
         .apply("Read run manifests", ParDo.of(new ReadManifestFn())
             .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES)));
     PCollection<RunInfo> runs = manifests.get(ParseTraces.RUNS).setCoder(RunInfoCoder.of());
@@ -66,28 +70,43 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     return PCollectionTuple.of(ParseTraces.BLOCKS, blocks).and(ParseTraces.RUNS, runs);
   }
 
-  /** Archive directory -> (archive directory, manifest file) for each run. */
-  static final class ListManifestsFn extends DoFn<String, KV<String, String>> {
+  /**
+   * Archive directory -> (archive directory, (manifest file, job of the index entry or "")) for
+   * each selected run.
+   */
+  static final class ListManifestsFn extends DoFn<String, KV<String, KV<String, String>>> {
+    private final RunSelection selection;
+
+    ListManifestsFn(RunSelection selection) {
+      this.selection = selection;
+    }
+
     @ProcessElement
-    public void process(@Element String archive, OutputReceiver<KV<String, String>> out)
-        throws IOException {
-      MatchResult match = FileSystems.match(ArchiveLayout.manifestGlob(archive),
-          EmptyMatchTreatment.ALLOW);
-      for (MatchResult.Metadata m : match.metadata()) {
-        out.output(KV.of(archive, m.resourceId().toString()));
+    public void process(@Element String archive,
+        OutputReceiver<KV<String, KV<String, String>>> out) throws IOException {
+      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
+        out.output(KV.of(archive, KV.of(ref.path(), ref.indexedJobId())));
       }
     }
   }
 
-  static final class ReadManifestFn extends DoFn<KV<String, String>, RunInfo> {
+  static final class ReadManifestFn extends DoFn<KV<String, KV<String, String>>, RunInfo> {
     private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
 
     @ProcessElement
-    public void process(@Element KV<String, String> element, MultiOutputReceiver out) {
+    public void process(@Element KV<String, KV<String, String>> element,
+        MultiOutputReceiver out) {
       String archive = element.getKey();
-      String manifestPath = element.getValue();
+      String manifestPath = element.getValue().getKey();
       var file = FileSystems.matchNewResource(manifestPath, false);
+      if (!ArchiveLayout.exists(file)) {
+        return; // an index entry of a job that never committed
+      }
       RunManifestRecord manifest = ArchiveFiles.readManifest(file);
+      if (!new ArchiveListing.ManifestRef(manifestPath, element.getValue().getValue())
+          .accepts(manifest)) {
+        return; // a stale index entry: another job's manifest is in place
+      }
       RunInfo run;
       try {
         run = ArchiveConversions.fromManifest(manifest);

@@ -32,8 +32,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * Writes what {@link ParseTraces} produced into an archive directory (layout: {@link
  * ArchiveLayout}). Block files are first written under ARCHIVE/.staging/JOB/; once all are
  * complete, each run is committed on its own by {@link CommitRun}: its block files are moved under
- * blocks/RUN_ID/ and its manifest is written last, atomically (temp file, then rename). A job that
- * fails before a run's commit leaves nothing a reader sees.
+ * blocks/RUN_ID/, its index entry is written, and its manifest is created last, only if absent.
+ * A job that fails before a run's commit leaves nothing a reader sees.
  *
  * <p>The output is one line per run saying what happened to it (see {@link CommitRun.Outcome}).
  */
@@ -44,24 +44,11 @@ public final class WriteArchive extends PTransform<PCollectionTuple, PCollection
    */
   public static final int DEFAULT_SHARDS_PER_RUN = 4;
 
-  private final String archive;
-  private final String jobId;
-  private final String requestedEvent;
-  private final long windowNs;
+  private final ArchiveJob job;
   private final int shardsPerRun;
 
-  /**
-   * @param archive the archive directory
-   * @param jobId unique id of this archive job; names its staging directory and block files
-   * @param requestedEvent the --event the traces were parsed with, or null
-   * @param windowNs the window length the traces were parsed with
-   */
-  public WriteArchive(String archive, String jobId, String requestedEvent, long windowNs,
-      int shardsPerRun) {
-    this.archive = archive;
-    this.jobId = jobId;
-    this.requestedEvent = requestedEvent;
-    this.windowNs = windowNs;
+  public WriteArchive(ArchiveJob job, int shardsPerRun) {
+    this.job = job;
     this.shardsPerRun = shardsPerRun;
   }
 
@@ -80,7 +67,7 @@ public final class WriteArchive extends PTransform<PCollectionTuple, PCollection
         .by(EventBlockRecord::getRunId)
         .withDestinationCoder(StringUtf8Coder.of())
         .via(AvroIO.sink(EventBlockRecord.class).withCodec(codec()))
-        .to(ArchiveLayout.stagingDir(archive, jobId).toString())
+        .to(ArchiveLayout.stagingDir(job.archive(), job.jobId()).toString())
         .withNaming(runId -> FileIO.Write.defaultNaming(runId, ArchiveLayout.AVRO_SUFFIX))
         .withNumShards(shardsPerRun));
 
@@ -101,8 +88,7 @@ public final class WriteArchive extends PTransform<PCollectionTuple, PCollection
         .and(CommitRun.FILES, written.getPerDestinationOutputFilenames())
         .and(CommitRun.BLOCK_COUNT, blockCounts)
         .apply("Gather each run", CoGroupByKey.create())
-        .apply("Commit runs", ParDo.of(
-            new CommitRun(archive, jobId, requestedEvent, windowNs)))
+        .apply("Commit runs", ParDo.of(new CommitRun(job)))
         .setCoder(StringUtf8Coder.of());
   }
 

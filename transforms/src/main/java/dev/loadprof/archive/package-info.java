@@ -1,5 +1,6 @@
 /**
- * The trace archive: traces parsed once into Avro files, analyzed many times.
+ * The trace archive: traces parsed once into Avro files, analyzed many times, on any store Beam
+ * has a filesystem for (local disk; S3 and HDFS with the loadprof-stores module).
  *
  * <p>{@code loadprof archive --out ARCHIVE TRACE...} stores what {@code ParseTraces} produces:
  * the blocks of events per (run, CPU, window) as {@code EventBlockRecord}s (schemas in the
@@ -7,23 +8,58 @@
  * reads them back into the same collections, so the outputs are byte for byte those of
  * analyzing the traces with the same --window and --event.
  *
- * <p>Layout on disk ({@link dev.loadprof.archive.ArchiveLayout}):
+ * <p>Layout, format 2 ({@link dev.loadprof.archive.ArchiveLayout}):
  * <pre>
- * ARCHIVE/loadprof-archive.json           marker: {"format": "loadprof-archive", "version": 1}
- * ARCHIVE/runs/RUN_ID.avro                the run's manifest; the commit point
- * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro    the run's blocks (4 files per run), snappy codec
- * ARCHIVE/.staging/JOB/                   files of a job that has not committed (yet)
+ * ARCHIVE/loadprof-archive.json              marker: {"format": "loadprof-archive", "version": 2}
+ * ARCHIVE/runs/RUN_ID.avro                   the run's manifest; the commit point
+ * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro       the run's blocks (4 files per run), snappy codec
+ * ARCHIVE/index/night=N/host=H/RUN_ID@JOB    empty; the run's partitions
+ * ARCHIVE/.staging/JOB/                      files of a job that has not committed (yet)
  * </pre>
  *
- * <p>Atomicity: block files are written under .staging, moved under blocks/ when all are
- * complete, and the manifest is written last (temp file, rename). Readers list runs/ and read only
- * the block files a manifest lists, with the sizes it records, so a failed job leaves nothing
- * visible, and a block file cut short is caught before it is decoded.
+ * <p>Commit protocol, the same on every store: (1) block files are written under
+ * .staging/JOB/; (2) when all are complete, each run is committed on its own by {@link
+ * dev.loadprof.archive.CommitRun}: its block files are moved to names unique to the job
+ * (blocks/RUN_ID/JOB-NNNNN.avro), its index entry is written, and (3) its manifest is created
+ * last, <em>only if absent</em>, through the store's create-if-absent primitive ({@link
+ * dev.loadprof.archive.ExclusiveCreate}). Nothing relies on renaming a directory, which object
+ * stores cannot do atomically; moving a block file on S3 is a copy and a delete, harmless because
+ * no manifest lists the file yet. Readers list runs/ (or the index) and read only the block files
+ * a manifest lists, with the sizes it records, so a failed or killed job leaves nothing visible,
+ * and a block file cut short is caught before it is decoded. The next job that commits the same
+ * run deletes what a failed job left for it once it is older than
+ * --archiveDebrisGraceMinutes (default 60; younger files may belong to a job still running);
+ * staged files are swept the same way at the start of every archive job.
+ *
+ * <p>Create-if-absent per store: local disk, write a temp file and hard-link it to the name
+ * (link(2) fails when the name exists); HDFS, write a temp file and rename it (the NameNode
+ * refuses a rename onto an existing file, atomically; Beam's own HDFS rename deletes the target
+ * first, so it is not used); S3, one PutObject with {@code If-None-Match: *} (S3 conditional
+ * writes: 412 when the key exists). After creating, the manifest is read back and must name this
+ * job: a store that ignores If-None-Match, or checks it non-atomically (S3Mock does: of eight
+ * simultaneous PUTs two can both succeed), then still gives one winner unless both writers also
+ * read back before the second write lands. Other schemes (gs://) fall back to check-then-rename:
+ * runs stay atomic, but two concurrent writers of one run id are not guarded (a warning says so).
+ *
+ * <p>Concurrent writers: jobs writing different runs never touch the same names (job ids in
+ * block and index names, one manifest per run id), so all land. Two jobs writing one run id:
+ * exactly one creates the manifest; the other deletes its block files and index entry and is
+ * UNCHANGED when its trace has the same fingerprint, or fails with {@link
+ * dev.loadprof.archive.ArchiveRunConflictException} (the CLI exits 2) when it is another trace.
  *
  * <p>De-duplication ({@link dev.loadprof.archive.CommitRun}): a run is identified by its run id
  * (the trace file name) and fingerprinted by the SHA-256 of its decompressed text. Same id and
  * fingerprint, window and event: skipped. Same id and fingerprint, other window or event:
- * replaced. Same id, other fingerprint: refused (exit 2); rename the trace.
+ * replaced (new manifest renamed over the old one; on S3 a single copy, seen whole or not at
+ * all; a reader that listed the old manifest while it is replaced may fail and is rerun). Same
+ * id, other fingerprint: refused (exit 2); rename the trace.
+ *
+ * <p>Partitions ({@link dev.loadprof.archive.RunSelection}, {@link
+ * dev.loadprof.archive.ArchiveListing}): each run has a night (archive --night, default the UTC
+ * date its trace was last modified) and a host (from the trace header, "_" when none). Selecting
+ * nights lists only index/night=N/ for each night; hosts only, index/ (never blocks/). An index
+ * entry counts only while runs/RUN_ID.avro names its job, so entries of failed jobs are ignored.
+ * Format 1 archives (no index) still read whole; a selection on them says to re-archive.
  *
  * <p>Integrity: Avro's snappy codec keeps a CRC32 per Avro block, so damaged bytes are detected
  * when read; every read failure is an {@link dev.loadprof.archive.ArchiveCorruptException}

@@ -87,7 +87,7 @@ class ArchiveConversionsTest {
     run.warnings.add(0, "UNUSABLE: pretend");
     RunManifestRecord manifest = ArchiveConversions.toManifest(run,
         new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 3,
-            List.of(new BlockFileRecord("blocks/x/j-00000.avro", 12L))));
+            List.of(new BlockFileRecord("blocks/x/j-00000.avro", 12L)), "2026-11-20", "job1"));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataFileWriter<RunManifestRecord> w =
         new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {

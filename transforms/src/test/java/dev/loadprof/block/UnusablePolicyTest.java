@@ -51,7 +51,8 @@ class UnusablePolicyTest {
   void theVerdictOfAnArchivedRunIsTheSame() throws IOException {
     RunInfo run = read("hello\n");
     RunInfo back = ArchiveConversions.fromManifest(ArchiveConversions.toManifest(run,
-        new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 0, List.of())));
+        new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 0, List.of(),
+            "2026-11-20", "job1")));
     assertEquals(run.unusableReason, back.unusableReason);
     assertEquals(run, back);
   }

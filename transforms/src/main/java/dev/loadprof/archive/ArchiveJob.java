@@ -1,0 +1,23 @@
+package dev.loadprof.archive;
+
+import java.io.Serializable;
+import java.util.Map;
+
+/**
+ * What one archive job writes: where, under which job id, parsed how, each run's night, and how
+ * old debris of other jobs must be before this job deletes it (younger debris may belong to a job
+ * that is still running).
+ *
+ * @param nights run id to its night (YYYY-MM-DD); runs not in it get {@code defaultNight}
+ */
+public record ArchiveJob(String archive, String jobId, String requestedEvent, long windowNs,
+    Map<String, String> nights, String defaultNight, long debrisGraceMillis)
+    implements Serializable {
+  public ArchiveJob {
+    nights = Map.copyOf(nights);
+  }
+
+  public String nightOf(String runId) {
+    return nights.getOrDefault(runId, defaultNight);
+  }
+}
