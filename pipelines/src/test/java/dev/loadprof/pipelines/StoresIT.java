@@ -2,6 +2,7 @@ package dev.loadprof.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -216,6 +217,48 @@ class StoresIT {
   }
 
   /**
+   * compare and nightly read their runs from archives on the store and write their outputs to
+   * it: every output has the bytes of the same command over the same archives on local disk.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void compareAndNightlyReadAndWriteTheStore(String store) throws Exception {
+    Path baseline = Files.createDirectories(tmp.resolve(store + "-baseline"));
+    Path candidate = Files.createDirectories(tmp.resolve(store + "-candidate"));
+    List<String> fixtures = List.of("base-1", "base-2", "base-3", "cpu-1", "cpu-2");
+    for (int i = 0; i < fixtures.size(); i++) {
+      Files.copy(Path.of(CompareCliTest.fixture(fixtures.get(i))),
+          (i < 3 ? baseline : candidate).resolve("mixed-2026-11-0" + (i + 1) + ".txt.gz"));
+    }
+    String localBase = tmp.resolve(store + "-archive-baseline").toString();
+    String localCand = tmp.resolve(store + "-archive-candidate").toString();
+    String storeBase = base(store, "archive-baseline");
+    String storeCand = base(store, "archive-candidate");
+    for (String[] a : List.of(new String[] {localBase, baseline.toString()},
+        new String[] {localCand, candidate.toString()}, new String[] {storeBase,
+            baseline.toString()}, new String[] {storeCand, candidate.toString()})) {
+      CliProcess.Result r = inProcess(store, "archive", "--out", a[0], a[1] + "/*.txt.gz");
+      assertEquals(0, r.code(), r.output());
+    }
+    Path localCompare = tmp.resolve(store + "-compare-local");
+    Path localNightly = tmp.resolve(store + "-nightly-local");
+    String storeCompare = base(store, "compare-out");
+    String storeNightly = base(store, "nightly-out");
+    assertEquals(0, inProcess(store, "compare", "--out", localCompare.toString(), "--comm",
+        "^mixed$", "--baseline", localBase, "--candidate", localCand).code());
+    CliProcess.Result compared = cli(store, "compare", "--out", storeCompare, "--comm",
+        "^mixed$", "--baseline", storeBase, "--candidate", storeCand);
+    assertEquals(0, compared.code(), compared.output());
+    assertEquals(0, inProcess(store, "nightly", "--out", localNightly.toString(), "--comm",
+        "^mixed$", localBase, localCand).code());
+    CliProcess.Result nightly = cli(store, "nightly", "--out", storeNightly, "--comm", "^mixed$",
+        storeBase, storeCand);
+    assertEquals(0, nightly.code(), nightly.output());
+    assertSameFiles(localCompare, storeCompare);
+    assertSameFiles(localNightly, storeNightly);
+  }
+
+  /**
    * The session cluster's TaskManagers read the archive from the store: the job carries the
    * endpoint and the HDFS NameNode in its options, the stores jar is staged with it, and the
    * cluster's processes have the same AWS environment as the user's shell.
@@ -263,6 +306,21 @@ class StoresIT {
     for (String name : ArchiveCliTest.OUTPUTS) {
       assertArrayEquals(Files.readAllBytes(local.resolve(name)), read(outDir + "/" + name),
           outDir + "/" + name);
+    }
+  }
+
+  /** Every file of the local directory has its bytes at the same name under the store's. */
+  void assertSameFiles(Path localDir, String storeDir) throws IOException {
+    useStoresHere();
+    List<Path> names;
+    try (java.util.stream.Stream<Path> list = Files.list(localDir)) {
+      names = list.toList();
+    }
+    assertFalse(names.isEmpty(), localDir.toString());
+    for (Path file : names) {
+      String name = file.getFileName().toString();
+      assertArrayEquals(Files.readAllBytes(file), read(storeDir + "/" + name),
+          storeDir + "/" + name);
     }
   }
 
