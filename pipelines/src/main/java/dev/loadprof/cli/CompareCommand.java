@@ -62,6 +62,7 @@ final class CompareCommand implements JobCommand {
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
         StoreEnvironment.paths(sidesGiven, outDir));
     options.setOut(outDir);
+    OutputDir.checkWritable(options.getOut());
     parsing.applyTo(options);
     filters.applyTo(options);
     FileSystems.setDefaultPipelineOptions(options);
@@ -80,6 +81,7 @@ final class CompareCommand implements JobCommand {
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
     options.setTraces(String.join(",", traces));
+    OutputDir.removeDebris(options.getOut());
     AnalyzePipeline.run(traces, archives, options, new CompareJob(sides, settings));
     return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
   }

@@ -55,6 +55,7 @@ final class NightlyCommand implements JobCommand {
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
         StoreEnvironment.paths(given, outDir));
     options.setOut(outDir);
+    OutputDir.checkWritable(options.getOut());
     parsing.applyTo(options);
     filters.applyTo(options);
     selection.applyTo(options);
@@ -62,6 +63,7 @@ final class NightlyCommand implements JobCommand {
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
         parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
+    OutputDir.removeDebris(options.getOut());
     AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
     return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
   }

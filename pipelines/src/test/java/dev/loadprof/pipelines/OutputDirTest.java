@@ -67,6 +67,21 @@ class OutputDirTest {
   }
 
   @Test
+  void compareAndNightlyCheckTheirOutBeforeTheJob() throws IOException {
+    Path file = Files.writeString(dir.resolve("a-file"), "mine");
+    String base = CompareCliTest.fixture("base-1");
+    String cand = CompareCliTest.fixture("cpu-1");
+    assertRefusedBeforeTheJob(E2e.cli("compare", "--out", file.toString(), "--baseline", base,
+        "--candidate", cand), file.toString(), "existing file");
+    Path under = file.resolve("out");
+    assertRefusedBeforeTheJob(E2e.cli("nightly", "--out", under.toString(), base, cand),
+        under.toString(), file + " is a file");
+    assertRefusedBeforeTheJob(E2e.cli("nightly", "--out", "/proc/loadprof-out", base, cand),
+        "/proc/loadprof-out", "kernel file system");
+    assertEquals("mine", Files.readString(file));
+  }
+
+  @Test
   void aMissingDirectoryIsCreatedByTheJobNotByTheCheck() throws IOException {
     Path out = dir.resolve("new/deeper");
     // Refused after the --out check (the trace is missing): the check's probe left nothing.
