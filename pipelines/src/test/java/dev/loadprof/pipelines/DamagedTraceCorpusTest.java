@@ -168,6 +168,60 @@ class DamagedTraceCorpusTest {
     assertWarned(cli, "no thread");
   }
 
+  // ---------------------------------------------------------------- processes
+
+  /**
+   * The whole recording again 4 s after the phases process exited, its pid forked anew and the
+   * program renamed 'reborn': two processes of one pid, each with the clean figures and its own
+   * name, in summary.json, functions.txt and the pprof labels.
+   */
+  @Test
+  void aPidReusedAfterItsProcessExitedIsANewProcessWithItsOwnName() {
+    Cli cli = analyze("pid-reused", DamagedTraces.join(livedTwice("reborn")));
+    cli.assertOk();
+    assertTwoProcessesOfThePid(cli, "phases", "reborn");
+    assertThat(cli.file("functions.txt"), containsString("reborn"));
+  }
+
+  /** The same program under the recycled pid: the later process is named apart ("#2"). */
+  @Test
+  void aPidReusedByTheSameProgramIsNamedApart() {
+    Cli cli = analyze("pid-reused-same-name", DamagedTraces.join(livedTwice("phases")));
+    cli.assertOk();
+    assertTwoProcessesOfThePid(cli, "phases", "phases#2");
+  }
+
+  private void assertTwoProcessesOfThePid(Cli cli, String first, String second) {
+    for (String comm : List.of(first, second)) {
+      JsonNode p = E2e.processByComm(cli.summary(), comm);
+      assertEquals(pid, p.get("pid").asInt(), comm);
+      assertEquals(cleanProcess.get("samples").asLong(), p.get("samples").asLong(), comm);
+      assertNear(cleanProcess, p);
+    }
+    assertEquals(1, cli.summary().get("runs").get(0).get("health").get("pid_restarts").asLong());
+  }
+
+  /** The fixture, then all its timed records again 4 s later in a new process of the pid. */
+  private List<Rec> livedTwice(String secondName) {
+    long shift = 4 * SECOND;
+    List<Rec> twice = new ArrayList<>(recs);
+    long firstNs = recs.stream().filter(r -> r.timeNs() > 0).mapToLong(Rec::timeNs).min()
+        .orElseThrow();
+    long forkNs = firstNs + shift - MS;
+    twice.add(new Rec(String.format(Locale.ROOT,
+        "perf  1598/1598  [000]  %d.%09d: PERF_RECORD_FORK(%d:%d):(1598:1598)%n",
+        forkNs / SECOND, forkNs % SECOND, pid, pid), forkNs, 0));
+    for (Rec r : recs) {
+      if (r.timeNs() > 0) {
+        long t = r.timeNs() + shift;
+        String text = DamagedTraces.replaceTime(r.text(),
+            String.format(Locale.ROOT, "%d.%09d", t / SECOND, t % SECOND));
+        twice.add(new Rec(text.replace("phases", secondName), t, r.cpu()));
+      }
+    }
+    return twice;
+  }
+
   // ---------------------------------------------------------------- arithmetic
 
   @Test

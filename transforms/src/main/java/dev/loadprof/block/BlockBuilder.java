@@ -289,6 +289,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.sampleIntervalNs = interval.nanos();
     info.layout = threads.plainLayout() ? "plain" : "fields";
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
+    threads.nameRestartsApart();
     RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread());
     damage.warn(info, sourceName);
     UnusablePolicy.judge(info);

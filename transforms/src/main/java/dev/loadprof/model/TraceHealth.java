@@ -50,6 +50,10 @@ public final class TraceHealth implements Serializable {
   public static final String WAKEUPS_OUTSIDE_RUN = "wakeups_outside_run";
   public static final String SAMPLES_PERIOD_TOO_LONG = "samples_period_longer_than_run";
   public static final String SAMPLES_UNKNOWN_THREAD = "samples_of_unknown_thread";
+  /** New processes (PERF_RECORD_FORK) of a pid seen before: pid reuse (ProcessKey). */
+  public static final String PID_RESTARTS = "pid_restarts";
+  /** Restarts of one pid beyond ProcessKey.MAX_RESTARTS, merged into the last process. */
+  public static final String PID_RESTARTS_MERGED = "pid_restarts_merged";
 
   /** At most this many malformed lines are kept verbatim, with their line numbers. */
   public static final int MAX_EXAMPLES = 20;

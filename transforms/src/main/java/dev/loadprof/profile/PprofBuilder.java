@@ -1,5 +1,6 @@
 package dev.loadprof.profile;
 
+import dev.loadprof.model.ProcessKey;
 import com.google.perftools.profiles.ProfileProto.Function;
 import com.google.perftools.profiles.ProfileProto.Label;
 import com.google.perftools.profiles.ProfileProto.Line;
@@ -144,7 +145,7 @@ public final class PprofBuilder {
       }
       sample.addValue(s.count()).addValue(s.cpuNs()).addValue(s.wallNs());
       sample.addLabel(Label.newBuilder().setKey(loadKey).setNum(s.load()));
-      sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(s.pid()));
+      sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(ProcessKey.pid(s.pid())));
       if (s.tid() != StackWeight.ALL_THREADS) {
         sample.addLabel(Label.newBuilder().setKey(tidKey).setNum(s.tid()));
       }

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
@@ -59,7 +60,7 @@ public final class AnalysisAssembler {
         continue;
       }
       String name = run.processName(acc.pid);
-      if ((filters.pids() != null && !filters.pids().contains(acc.pid))
+      if ((filters.pids() != null && !filters.pids().contains(ProcessKey.pid(acc.pid)))
           || (comm != null && !comm.matcher(name).find())) {
         run.health.add(TraceHealth.SAMPLES_FILTERED_OUT, acc.samples);
         filteredOut.add(run.runId, acc.pid, name, acc.samples);
@@ -68,7 +69,7 @@ public final class AnalysisAssembler {
       run.health.add(TraceHealth.SAMPLES_IN_PROFILES, acc.samples);
       ProcessLoad load = acc.toProcessLoad(name);
       if (load.health.getOrDefault(ProcessAccumulator.SUMS_SATURATED, 0L) > 0) {
-        run.warnings.add(run.source + ": pid " + acc.pid + " (" + name + "): a sum of CPU or"
+        run.warnings.add(run.source + ": pid " + ProcessKey.pid(acc.pid) + " (" + name + "): a sum of CPU or"
             + " real time overflowed 64 bits and was capped at its largest value; this"
             + " process's times are too low (sums_saturated in its health)");
       }

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -88,7 +89,7 @@ public final class AnalyzeReport implements TextReport {
   private static ObjectNode process(Analysis a, ProcessLoad p, StringTable strings) {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("run_id", p.runId);
-    o.put("pid", p.pid);
+    o.put("pid", ProcessKey.pid(p.pid));
     o.put("comm", a.comm(p.runId, p.pid));
     o.put("samples", p.samples);
     o.put("span_ns", Math.max(0, p.spanEndNs - p.spanStartNs));

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -43,7 +44,7 @@ final class FilteredOutProcesses {
         .thenComparing(Left::runId).thenComparingInt(Left::pid));
     List<String> biggest = new ArrayList<>();
     for (Left l : left.subList(0, Math.min(LISTED, left.size()))) {
-      biggest.add(Printable.escape(l.name()) + " (pid " + l.pid() + ", " + l.samples()
+      biggest.add(Printable.escape(l.name()) + " (pid " + ProcessKey.pid(l.pid()) + ", " + l.samples()
           + (l.samples() == 1 ? " sample" : " samples") + (manyRuns ? ", run " + Printable.escape(l.runId()) : "") + ")");
     }
     return "no process matches " + String.join(" and ", asked) + "; the biggest processes"

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import dev.loadprof.profile.ProcessLoad;
 
 /**
@@ -90,7 +91,7 @@ public final class GroupsReport implements TextReport {
         break;
       }
       sb.append(shown == 0 ? " " : ", ")
-          .append(p.runId).append('/').append(p.pid).append(" (").append(Printable.escape(a.comm(p.runId, p.pid)))
+          .append(p.runId).append('/').append(ProcessKey.pid(p.pid)).append(" (").append(Printable.escape(a.comm(p.runId, p.pid)))
           .append(')');
       shown++;
     }

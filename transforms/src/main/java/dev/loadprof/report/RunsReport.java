@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import java.util.List;
 
 /**
@@ -41,7 +42,7 @@ public final class RunsReport implements TextReport {
       t.add(
           r.runId(),
           r.host().isEmpty() ? "-" : r.host(),
-          none ? "-" : Integer.toString(r.headline().pid),
+          none ? "-" : Integer.toString(ProcessKey.pid(r.headline().pid)),
           none ? "-" : Printable.escape(r.comm()),
           none ? "-" : Text.seconds(r.wallNs()),
           none ? "-" : Text.seconds(r.cpuNs()),

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -51,7 +52,7 @@ public final class SummaryJson implements Report {
     } else {
       ObjectNode head = root.putObject("headline");
       head.put("run_id", h.runId);
-      head.put("pid", h.pid);
+      head.put("pid", ProcessKey.pid(h.pid));
       head.put("comm", a.comm(h.runId, h.pid));
     }
     ArrayNode runs = root.putArray("runs");
@@ -102,7 +103,7 @@ public final class SummaryJson implements Report {
 
   private ObjectNode process(Analysis a, ProcessLoad p) {
     ObjectNode o = MAPPER.createObjectNode();
-    o.put("pid", p.pid);
+    o.put("pid", ProcessKey.pid(p.pid));
     o.put("comm", a.comm(p.runId, p.pid));
     o.put("samples", p.samples);
     o.put("cpu_ns", p.cpuNs);
@@ -182,7 +183,7 @@ public final class SummaryJson implements Report {
         o.putNull("pid");
         o.putNull("comm");
       } else {
-        o.put("pid", r.headline().pid);
+        o.put("pid", ProcessKey.pid(r.headline().pid));
         o.put("comm", r.comm());
       }
       o.put("wall_ns", r.wallNs());
@@ -203,7 +204,7 @@ public final class SummaryJson implements Report {
       for (ProcessLoad p : g.members()) {
         ObjectNode m = members.addObject();
         m.put("run_id", p.runId);
-        m.put("pid", p.pid);
+        m.put("pid", ProcessKey.pid(p.pid));
       }
       o.put("samples", t.samples);
       o.put("cpu_ns", t.cpuNs);

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.ProcessKey;
 import dev.loadprof.profile.ProcessLoad;
 import java.util.Locale;
 
@@ -63,7 +64,7 @@ final class Text {
     return f(
         "run %s pid %d (%s): %d samples, CPU %s s, real %s s, avg load %.2f",
         p.runId,
-        p.pid,
+        ProcessKey.pid(p.pid),
         Printable.escape(a.comm(p.runId, p.pid)),
         p.samples,
         seconds(p.cpuNs),
