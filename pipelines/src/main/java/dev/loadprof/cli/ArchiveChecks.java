@@ -1,12 +1,14 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveFiles;
 import dev.loadprof.archive.ArchiveLayout;
 import dev.loadprof.archive.ArchiveListing;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.BlockFileRecord;
+import dev.loadprof.schemas.EventBlockRecord;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.ResourceId;
 
@@ -43,6 +46,7 @@ final class ArchiveChecks {
       Long windowNs) throws UsageException {
     Map<String, String> runs = new LinkedHashMap<>();
     for (String archive : archives) {
+      checkFormat(archive);
       List<ArchiveListing.ManifestRef> manifests;
       try {
         manifests = ArchiveListing.list(archive, selection);
@@ -71,7 +75,8 @@ final class ArchiveChecks {
           for (BlockFileRecord f : manifest.getBlockFiles()) {
             ResourceId blockFile = ArchiveLayout.resolve(archive, f.getPath());
             ArchiveFiles.checkSize(blockFile, f.getSizeBytes());
-            checkHeader(blockFile);
+            checkFirstBlock(blockFile, BlockFileRef.of(blockFile.toString(), f.getSizeBytes(),
+                manifest));
           }
           String previous = runs.put(manifest.getRunId(), ref.path());
           if (previous != null) {
@@ -108,12 +113,15 @@ final class ArchiveChecks {
     }
   }
 
-  /** Fails unless the file starts with an Avro header whose schema is EventBlockRecord. */
-  private static void checkHeader(ResourceId file) {
+  /**
+   * Fails unless the file starts with an Avro header whose schema is EventBlockRecord, and its
+   * first block is of the run its manifest describes (the job checks every block).
+   */
+  private static void checkFirstBlock(ResourceId file, BlockFileRef ref) {
     try (InputStream in = Channels.newInputStream(FileSystems.open(file));
         DataFileStream<Object> avro = new DataFileStream<>(in, new GenericDatumReader<>())) {
       String schema = avro.getSchema().getFullName();
-      if (!schema.equals(dev.loadprof.schemas.EventBlockRecord.getClassSchema().getFullName())) {
+      if (!schema.equals(EventBlockRecord.getClassSchema().getFullName())) {
         throw new ArchiveCorruptException(file.toString(), "holds " + schema
             + " records, not event blocks", null);
       }
@@ -123,6 +131,40 @@ final class ArchiveChecks {
       }
       throw new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
           + e + ")", e);
+    }
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+        DataFileStream<EventBlockRecord> blocks =
+            new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
+      if (blocks.hasNext()) {
+        ArchiveFiles.checkAgainstManifest(ref, blocks.next());
+      }
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof ArchiveCorruptException a) {
+        throw a;
+      }
+      throw new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
+          + e + ")", e);
+    }
+  }
+
+  /**
+   * Fails when the archive's marker states a format this loadprof does not know: its layout
+   * and records may mean something else, so nothing of it is read.
+   */
+  static void checkFormat(String archive) throws UsageException {
+    int version;
+    try {
+      version = ArchiveLayout.formatVersion(archive);
+    } catch (IOException e) {
+      throw new UsageException("cannot read " + ArchiveLayout.marker(archive) + ": "
+          + e.getMessage());
+    }
+    if (version < ArchiveConversions.OLDEST_READABLE_FORMAT
+        || version > ArchiveConversions.FORMAT_VERSION) {
+      throw new UsageException(ArchiveLayout.marker(archive) + ": archive format version "
+          + version + " is not supported (this loadprof reads versions "
+          + ArchiveConversions.OLDEST_READABLE_FORMAT + " to " + ArchiveConversions.FORMAT_VERSION
+          + "); read it with the loadprof that wrote it, or archive the traces again");
     }
   }
 }

@@ -61,6 +61,9 @@ final class ArchiveCommand implements JobCommand {
     String archive = options.getOut();
     OutputDir.checkWritable(archive);
     checkIsArchiveOrEmpty(archive);
+    if (ArchiveLayout.exists(ArchiveLayout.marker(archive))) {
+      ArchiveChecks.checkFormat(archive); // never add runs to an archive of an unknown format
+    }
     List<String> files = Inputs.traceFiles(traces);
     List<String> todo = notYetArchived(files, archive, options, out);
     if (todo.isEmpty()) {

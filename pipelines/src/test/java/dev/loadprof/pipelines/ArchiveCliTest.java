@@ -200,6 +200,83 @@ class ArchiveCliTest {
     assertTrue(run.err().contains(manifest.toString()), run.err());
   }
 
+  /**
+   * A block file of another run copied over one of this run's, with the manifest's size edited
+   * to match: the blocks say whose they are, and the check before the job names the file.
+   */
+  @Test
+  void aBlockFileCopiedInFromAnotherRunIsNamed() throws IOException {
+    Path damaged = copy(archive, "copied-in");
+    Path target = firstBlockFile(damaged);
+    Path other;
+    try (Stream<Path> walk = Files.walk(damaged.resolve("blocks").resolve("mixed"))) {
+      other = walk.filter(p -> p.toString().endsWith(".avro")).sorted().findFirst()
+          .orElseThrow();
+    }
+    Files.copy(other, target, StandardCopyOption.REPLACE_EXISTING);
+    editManifest(damaged, "phases", m -> m.getBlockFiles().forEach(f -> {
+      if (target.endsWith(f.getPath())) {
+        f.setSizeBytes(sizeOf(target));
+      }
+    }));
+    Run run = cli("analyze", "--out", tmp.resolve("copied-out").toString(), damaged.toString());
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains(target.toString()), run.err());
+    assertTrue(run.err().contains("holds blocks of run 'mixed'"), run.err());
+    assertEquals(1, run.err().strip().lines().count(), run.err());
+  }
+
+  /** A manifest whose window length is not its blocks' is refused, naming a block file. */
+  @Test
+  void aManifestThatDisagreesWithItsBlocksIsNamed() throws IOException {
+    Path damaged = copy(archive, "other-window");
+    editManifest(damaged, "phases", m -> m.setWindowNs(m.getWindowNs() * 2));
+    Run run = cli("analyze", "--out", tmp.resolve("window-out").toString(),
+        damaged.toString());
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains(damaged.resolve("blocks").resolve("phases").toString()),
+        run.err());
+    assertTrue(run.err().contains("as its manifest says"), run.err());
+  }
+
+  /** An archive of a format this loadprof does not know is neither read nor added to. */
+  @Test
+  void anArchiveOfAnUnknownFormatIsRefused() throws IOException {
+    Path future = copy(archive, "format99");
+    Path marker = future.resolve("loadprof-archive.json");
+    Files.writeString(marker, "{\"format\": \"loadprof-archive\", \"version\": 99}\n");
+    Run read = cli("analyze", "--out", tmp.resolve("format99-out").toString(),
+        future.toString());
+    assertEquals(2, read.code(), read.err());
+    assertTrue(read.err().contains(marker.toString()), read.err());
+    assertTrue(read.err().contains("format version 99 is not supported"), read.err());
+    Path trace = Files.copy(Path.of(phases), tmp.resolve("format99-new.txt.gz"));
+    Run add = cli("archive", "--out", future.toString(), trace.toString());
+    assertEquals(2, add.code(), add.err());
+    assertTrue(add.err().contains("format version 99 is not supported"), add.err());
+  }
+
+  static void editManifest(Path archive, String runId,
+      java.util.function.Consumer<dev.loadprof.schemas.RunManifestRecord> edit)
+      throws IOException {
+    Path file = archive.resolve("runs").resolve(runId + ".avro");
+    org.apache.beam.sdk.io.fs.ResourceId id =
+        org.apache.beam.sdk.io.FileSystems.matchNewResource(file.toString(), false);
+    dev.loadprof.schemas.RunManifestRecord m = dev.loadprof.archive.ArchiveFiles.readManifest(id);
+    edit.accept(m);
+    try (java.io.OutputStream out = Files.newOutputStream(file)) {
+      dev.loadprof.archive.ArchiveFiles.writeManifest(m, out);
+    }
+  }
+
+  static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   // ---------------------------------------------------------------- helpers
 
   @Test

@@ -67,12 +67,15 @@ public final class ArchiveFiles {
 
   /**
    * Streams the blocks of one block file to {@code out}, after checking the file still has the
-   * size its manifest recorded (Avro cannot tell a file cut at a block boundary from a whole one).
-   * Only failures to read or decode count as corruption; whatever {@code out} throws passes on.
+   * size its manifest recorded (Avro cannot tell a file cut at a block boundary from a whole one),
+   * and checking each block against its manifest ({@link BlockFileRef#disagreement}). Only
+   * failures to read or decode, and such disagreements, count as corruption; whatever {@code out}
+   * throws passes on.
    */
-  public static long readBlocks(ResourceId file, long expectedSize, Consumer<EventBlock> out) {
+  public static long readBlocks(BlockFileRef ref, Consumer<EventBlock> out) {
+    ResourceId file = FileSystems.matchNewResource(ref.path(), false);
     String name = file.toString();
-    checkSize(file, expectedSize);
+    checkSize(file, ref.sizeBytes());
     long count = 0;
     try (InputStream in = Channels.newInputStream(FileSystems.open(file));
         DataFileStream<EventBlockRecord> records =
@@ -80,6 +83,7 @@ public final class ArchiveFiles {
       EventBlockRecord reuse = null;
       while (records.hasNext()) {
         reuse = records.next(reuse);
+        checkAgainstManifest(ref, reuse);
         EventBlock block = ArchiveConversions.fromRecord(reuse);
         try {
           out.accept(block);
@@ -96,6 +100,14 @@ public final class ArchiveFiles {
       throw corrupt(name, e);
     }
     return count;
+  }
+
+  /** Fails, naming the file, when a block cannot be of the run its manifest describes. */
+  public static void checkAgainstManifest(BlockFileRef ref, EventBlockRecord block) {
+    String why = ref.disagreement(block);
+    if (why != null) {
+      throw new ArchiveCorruptException(ref.path(), why, null);
+    }
   }
 
   /** Carries an exception of the consumer past the corruption handler. */

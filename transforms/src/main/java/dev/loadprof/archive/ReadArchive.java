@@ -11,8 +11,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * is streamed by one worker, the files of all runs spread over the workers.
  */
 public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
-  /** A block file to read: its full path and the size its manifest recorded. */
-  private static final TupleTag<KV<String, Long>> BLOCK_FILES = new TupleTag<>("blockFiles") {};
+  /** A block file to read, with what its manifest says of its blocks. */
+  private static final TupleTag<BlockFileRef> BLOCK_FILES = new TupleTag<>("blockFiles") {};
 
   private final List<String> archives;
   private final RunSelection selection;
@@ -62,7 +62,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
             .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES)));
     PCollection<RunInfo> runs = manifests.get(ParseTraces.RUNS).setCoder(RunInfoCoder.of());
     PCollection<EventBlock> blocks = manifests.get(BLOCK_FILES)
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
+        .setCoder(SerializableCoder.of(BlockFileRef.class))
         // Spread the files over workers; each file is streamed by one worker.
         .apply("Spread block files over workers", Reshuffle.viaRandomKey())
         .apply("Read block files", ParDo.of(new ReadBlocksFn()))
@@ -115,8 +115,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
             + ")", e);
       }
       for (BlockFileRecord f : manifest.getBlockFiles()) {
-        out.get(BLOCK_FILES).output(KV.of(
-            ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes()));
+        out.get(BLOCK_FILES).output(BlockFileRef.of(
+            ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes(), manifest));
       }
       // The same counters and log lines as parsing the trace, so the CLI behaves the same.
       for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
@@ -135,11 +135,10 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     }
   }
 
-  static final class ReadBlocksFn extends DoFn<KV<String, Long>, EventBlock> {
+  static final class ReadBlocksFn extends DoFn<BlockFileRef, EventBlock> {
     @ProcessElement
-    public void process(@Element KV<String, Long> file, OutputReceiver<EventBlock> out) {
-      ArchiveFiles.readBlocks(FileSystems.matchNewResource(file.getKey(), false),
-          file.getValue(), out::output);
+    public void process(@Element BlockFileRef file, OutputReceiver<EventBlock> out) {
+      ArchiveFiles.readBlocks(file, out::output);
     }
   }
 }
