@@ -181,6 +181,10 @@ class DamagedTraceCorpusTest {
     cli.assertOk();
     assertTwoProcessesOfThePid(cli, "phases", "reborn");
     assertThat(cli.file("functions.txt"), containsString("reborn"));
+    // Before its exec, the first life's pid ran perf's exec stub: a process of its own.
+    JsonNode stub = E2e.processByComm(cli.summary(), "perf-exec");
+    assertEquals(pid, stub.get("pid").asInt());
+    assertEquals(6, stub.get("samples").asLong());
   }
 
   /** The same program under the recycled pid: the later process is named apart ("#2"). */
@@ -198,7 +202,8 @@ class DamagedTraceCorpusTest {
       assertEquals(cleanProcess.get("samples").asLong(), p.get("samples").asLong(), comm);
       assertNear(cleanProcess, p);
     }
-    assertEquals(1, cli.summary().get("runs").get(0).get("health").get("pid_restarts").asLong());
+    // The exec in each life, and the fork of the second.
+    assertEquals(3, cli.summary().get("runs").get(0).get("health").get("pid_restarts").asLong());
   }
 
   /** The fixture, then all its timed records again 4 s later in a new process of the pid. */

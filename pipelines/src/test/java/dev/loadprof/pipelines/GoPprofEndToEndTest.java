@@ -57,10 +57,11 @@ class GoPprofEndToEndTest {
     goPprof = GoPprof.inDir(dir);
     pid = E2e.windows(E2e.windowsFile("phases")).get(0).pid();
     String trace = E2e.trace("phases").toString();
+    // The pid is also perf's exec stub's, before the exec: --comm keeps the one process.
     all = E2e.analyze(Files.createDirectories(dir.resolve("all")), "--pid",
-        Integer.toString(pid), trace).assertOk();
+        Integer.toString(pid), "--comm", "^phases$", trace).assertOk();
     loadOne = E2e.analyze(Files.createDirectories(dir.resolve("load1")), "--pid",
-        Integer.toString(pid), "--load", "1", trace).assertOk();
+        Integer.toString(pid), "--comm", "^phases$", "--load", "1", trace).assertOk();
   }
 
   @Test

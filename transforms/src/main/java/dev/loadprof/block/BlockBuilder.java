@@ -231,15 +231,28 @@ public final class BlockBuilder implements TraceEventSink {
   }
 
   @Override
-  public void comm(long timeNs, int pid, int tid, String comm, boolean exec) {
+  public void comm(long timeNs, int cpu, int pid, int tid, String comm, boolean exec) {
     health.increment(TraceHealth.TASK_RECORDS);
-    threads.comm(pid, tid, comm);
+    int before = threads.comm(timeNs, pid, tid, comm, exec);
+    if (before != UNKNOWN_ID && sawRecord && timeNs >= firstNs && timeNs <= lastNs + windowNs) {
+      int after = threads.pidOf(tid, comm);
+      // The thread that called exec runs on: from this instant it runs for the new process.
+      lanes.whenKnown(() -> {
+        if (lanes.byCpu() && cpu == UNKNOWN_ID) {
+          return;
+        }
+        OpenBlock b = blockFor(lanes.of(cpu, tid), timeNs, TraceHealth.EXEC_SWITCHES_LATE);
+        if (b != null) {
+          b.switches.add(timeNs, tid, before, tid, after);
+        }
+      });
+    }
   }
 
   @Override
   public void fork(long timeNs, int pid, int tid, int parentPid, int parentTid) {
     health.increment(TraceHealth.TASK_RECORDS);
-    threads.fork(pid, tid, parentPid);
+    threads.fork(timeNs, pid, tid, parentPid);
   }
 
   @Override

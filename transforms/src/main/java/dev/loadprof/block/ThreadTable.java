@@ -6,19 +6,24 @@ import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.ProcessKey;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.Samples;
 import dev.loadprof.model.Switches;
 import dev.loadprof.model.TraceHealth;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Which process each thread belongs to, as far as the trace has told so far (PERF_RECORD_COMM
  * and FORK, and the pid/tid of record headers), and the names of the processes. Traces in the
  * plain perf script layout have no pids; there a process is the group of threads sharing a name.
- * A pid forked anew after its process exited starts a new process ({@link ProcessKey}); the
- * pids this table hands out are those keys.
+ *
+ * <p>A pid forked anew after its process exited, and a process that calls exec, start a new
+ * process ({@link ProcessKey}); the pids this table hands out are those keys. Records are
+ * learned in file order, which within a window need not be time order, so the blocks' pids are
+ * set by time again when a window is complete ({@link #resolveLateThreads}).
  */
 final class ThreadTable {
   private final RunInfo info;
@@ -26,8 +31,11 @@ final class ThreadTable {
   /** Plain layout only: processes are named groups of threads; comm -> representative pid. */
   private final Map<String, Integer> pidOfComm = new HashMap<>();
   private final Map<Integer, String> commOfTid = new HashMap<>();
-  /** The key of the current process of each pid that has started anew at least once. */
-  private final Map<Integer, Integer> keyOfPid = new HashMap<>();
+  /**
+   * For each pid that started anew at least once: start time -> key of the process from then
+   * on (the first process from Long.MIN_VALUE). Most traces have none.
+   */
+  private final Map<Integer, TreeMap<Long, Integer>> startsOfPid = new HashMap<>();
   /** Pids the trace has named (FORK, COMM or a record header): a new FORK of one is reuse. */
   private final Set<Integer> seenPids = new HashSet<>();
   private boolean plainLayout;
@@ -54,23 +62,30 @@ final class ThreadTable {
 
   /**
    * PERF_RECORD_COMM: the thread's process, which takes the name of its main thread. An exec
-   * keeps the process (same pid, same threads' intervals): it takes the new program's name.
+   * ends the process: the program it loads is a new process of the same pid.
+   *
+   * @return the key of the process before the exec when this record started a new one (the
+   *     caller moves the running thread over), else UNKNOWN_ID
    */
-  void comm(int pid, int tid, String comm) {
+  int comm(long timeNs, int pid, int tid, String comm, boolean exec) {
+    int before = keyOf(pid);
+    int key = exec && pid > 0 && seenPids.contains(pid) ? restart(pid, timeNs) : before;
     seenPids.add(pid);
-    int key = keyOf(pid);
     pidOfTid.put(tid, key);
-    if (pid == tid || !info.processNames.containsKey(key)) {
+    if (pid == tid || key != before || !info.processNames.containsKey(key)) {
       info.processNames.put(key, comm);
     }
+    return key != before ? before : UNKNOWN_ID;
   }
 
   /**
    * PERF_RECORD_FORK: a new process is named after its parent until it says otherwise. A new
-   * process (pid == tid) of a pid seen before reuses the pid of one that has exited.
+   * process (pid == tid) of a pid seen before reuses the pid of one that has exited; perf's
+   * own records of the processes alive at the start (time 0) never do.
    */
-  void fork(int pid, int tid, int parentPid) {
-    int key = pid == tid && pid > 0 && seenPids.contains(pid) ? restart(pid) : keyOf(pid);
+  void fork(long timeNs, int pid, int tid, int parentPid) {
+    int key = pid == tid && pid > 0 && timeNs > 0 && seenPids.contains(pid)
+        ? restart(pid, timeNs) : keyOf(pid);
     seenPids.add(pid);
     pidOfTid.put(tid, key);
     if (!info.processNames.containsKey(key)) {
@@ -83,39 +98,58 @@ final class ThreadTable {
 
   /** The key of the current process of a pid. */
   private int keyOf(int pid) {
-    return keyOfPid.getOrDefault(pid, pid);
+    TreeMap<Long, Integer> starts = startsOfPid.get(pid);
+    return starts == null ? pid : starts.lastEntry().getValue();
   }
 
-  /** Starts the next process of a pid; its threads are learned from here on. */
-  private int restart(int pid) {
-    int next = ProcessKey.restart(keyOf(pid)) + 1;
+  /**
+   * Starts the next process of a pid at timeNs. A start no later than the pid's latest is the
+   * same record again (a trace appended to itself), not a new process.
+   */
+  private int restart(int pid, long timeNs) {
+    TreeMap<Long, Integer> starts = startsOfPid.computeIfAbsent(pid, p -> {
+      TreeMap<Long, Integer> first = new TreeMap<>();
+      first.put(Long.MIN_VALUE, pid);
+      return first;
+    });
+    Map.Entry<Long, Integer> latest = starts.lastEntry();
+    if (timeNs <= latest.getKey()) {
+      return latest.getValue();
+    }
+    int next = ProcessKey.restart(latest.getValue()) + 1;
     if (next > ProcessKey.MAX_RESTARTS) {
       info.health.increment(TraceHealth.PID_RESTARTS_MERGED);
+      return latest.getValue();
     }
     int key = ProcessKey.of(pid, next);
-    keyOfPid.put(pid, key);
+    starts.put(timeNs, key);
     info.health.increment(TraceHealth.PID_RESTARTS);
     return key;
   }
 
+  /** The process a record of this pid's at timeNs belongs to (a key as handed out). */
+  private int keyAt(int key, long timeNs) {
+    if (key < 0 || startsOfPid.isEmpty()) {
+      return key;
+    }
+    TreeMap<Long, Integer> starts = startsOfPid.get(ProcessKey.pid(key));
+    return starts == null ? key : starts.floorEntry(timeNs).getValue();
+  }
+
   /**
    * Gives processes of one pid that ended up with the same name (a program restarted under a
-   * recycled pid) distinct names: the later ones get "#2", "#3", ... by start.
+   * recycled pid) distinct names: the second of a name gets "#2", the third "#3", by start.
    */
   void nameRestartsApart() {
-    if (keyOfPid.isEmpty()) {
-      return;
-    }
-    for (Map.Entry<Integer, Integer> e : keyOfPid.entrySet()) {
-      int pid = e.getKey();
-      Set<String> taken = new HashSet<>();
-      for (int n = 0; n <= ProcessKey.restart(e.getValue()); n++) {
-        int key = ProcessKey.of(pid, n);
+    for (Map.Entry<Integer, TreeMap<Long, Integer>> e : startsOfPid.entrySet()) {
+      Map<String, Integer> seen = new HashMap<>();
+      for (int key : e.getValue().values()) {
         String name = info.processNames.get(key);
-        if (name != null && !taken.add(name)) {
-          String renamed = name + "#" + (n + 1);
-          info.processNames.put(key, renamed);
-          taken.add(renamed);
+        if (name != null) {
+          int nth = seen.merge(name, 1, Integer::sum);
+          if (nth > 1) {
+            info.processNames.put(key, name + "#" + nth);
+          }
         }
       }
     }
@@ -186,6 +220,28 @@ final class ThreadTable {
     }
     if (b.carryIn.kind == CpuState.Kind.RUNNING && b.carryIn.pid == UNKNOWN_ID) {
       b.carryIn.pid = pidOfTid.getOrDefault(b.carryIn.tid, UNKNOWN_ID);
+    }
+    if (!startsOfPid.isEmpty()) {
+      keysByTime(b);
+    }
+  }
+
+  /**
+   * Each pid of the block as of its record's time: records read before the FORK or exec that
+   * precedes them in time (disorder within the window) move to the process they belong to.
+   * A switch made for an exec itself (same thread in and out) is left as it was made.
+   */
+  private void keysByTime(EventBlock b) {
+    Samples samples = b.samples;
+    for (int i = 0; i < samples.count; i++) {
+      samples.pid[i] = keyAt(samples.pid[i], samples.time[i]);
+    }
+    Switches s = b.switches;
+    for (int i = 0; i < s.count; i++) {
+      if (s.prevTid[i] != s.nextTid[i]) {
+        s.prevPid[i] = keyAt(s.prevPid[i], s.time[i]);
+        s.nextPid[i] = keyAt(s.nextPid[i], s.time[i]);
+      }
     }
   }
 }

@@ -2,10 +2,10 @@ package dev.loadprof.model;
 
 /**
  * A process of a run is its pid and which start of that pid it is: a pid reused after the
- * process exited (a new PERF_RECORD_FORK of it) is a new process with its own name, samples
- * and load. The key packs both into the int that every block, interval and accumulator already
- * carries, so the load computation needs no change: the first process of a pid has the pid
- * itself as key (all outputs of traces without reuse stay as they were), the n-th later one
+ * process exited (a new PERF_RECORD_FORK of it), and a process that called exec, are new
+ * processes with their own names, samples and load. The key packs both into the int that
+ * every block, interval and accumulator already carries, so the load computation needs no change: the first process of a pid has the pid
+ * itself as key (outputs of traces without reuse or exec stay as they were), the n-th later one
  * has n in the bits above the pid. Linux pids are below 2^22 (PID_MAX_LIMIT).
  */
 public final class ProcessKey {

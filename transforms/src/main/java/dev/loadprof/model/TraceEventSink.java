@@ -39,8 +39,11 @@ public interface TraceEventSink {
   /** A sched:sched_wakeup or sched:sched_wakeup_new record: {@code tid} will run on targetCpu. */
   void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu);
 
-  /** PERF_RECORD_COMM: thread tid of process pid is (now) named comm; exec is true after exec. */
-  void comm(long timeNs, int pid, int tid, String comm, boolean exec);
+  /**
+   * PERF_RECORD_COMM: thread tid of process pid is (now) named comm; exec is true after exec.
+   * cpu is the CPU the record was written on (the exec'ing thread's), or UNKNOWN_ID.
+   */
+  void comm(long timeNs, int cpu, int pid, int tid, String comm, boolean exec);
 
   /** PERF_RECORD_FORK: thread tid of process pid was created by parentTid of parentPid. */
   void fork(long timeNs, int pid, int tid, int parentPid, int parentTid);

@@ -50,8 +50,10 @@ public final class TraceHealth implements Serializable {
   public static final String WAKEUPS_OUTSIDE_RUN = "wakeups_outside_run";
   public static final String SAMPLES_PERIOD_TOO_LONG = "samples_period_longer_than_run";
   public static final String SAMPLES_UNKNOWN_THREAD = "samples_of_unknown_thread";
-  /** New processes (PERF_RECORD_FORK) of a pid seen before: pid reuse (ProcessKey). */
+  /** New processes of a pid: reuse after an exit (FORK), or exec (ProcessKey). */
   public static final String PID_RESTARTS = "pid_restarts";
+  /** Execs whose window had closed already: the thread's time moves over at its next switch. */
+  public static final String EXEC_SWITCHES_LATE = "exec_switches_late";
   /** Restarts of one pid beyond ProcessKey.MAX_RESTARTS, merged into the last process. */
   public static final String PID_RESTARTS_MERGED = "pid_restarts_merged";
 

@@ -752,7 +752,7 @@ public final class PerfScriptParser implements TraceReader {
           bad(b, s, e, "bad PERF_RECORD_COMM");
           return;
         }
-        sink.comm(hTime, pairA, pairB, intern(b, commStart, lastColon), exec);
+        sink.comm(hTime, hCpu, pairA, pairB, intern(b, commStart, lastColon), exec);
       }
       case "PERF_RECORD_FORK", "PERF_RECORD_EXIT" -> {
         // "(pid:tid):(ppid:ptid)"

@@ -1,5 +1,6 @@
 package dev.loadprof.load;
 
+import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;
@@ -60,7 +61,7 @@ final class TimelineCase {
   }
 
   TimelineCase thread(int pid, int tid) {
-    builder.comm(0, pid, tid, "app", false);
+    builder.comm(0, TraceEventSink.UNKNOWN_ID, pid, tid, "app", false);
     return this;
   }
 

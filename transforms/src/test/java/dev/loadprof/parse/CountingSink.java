@@ -33,7 +33,7 @@ public final class CountingSink implements TraceEventSink {
   }
 
   @Override
-  public void comm(long timeNs, int pid, int tid, String comm, boolean exec) {
+  public void comm(long timeNs, int cpu, int pid, int tid, String comm, boolean exec) {
     events++;
   }
 

@@ -85,7 +85,7 @@ final class RecordingSink implements TraceEventSink {
   }
 
   @Override
-  public void comm(long timeNs, int pid, int tid, String comm, boolean exec) {
+  public void comm(long timeNs, int cpu, int pid, int tid, String comm, boolean exec) {
     taskRecords++;
     add("comm " + timeNs + " " + id(pid) + "/" + id(tid) + " '" + comm + "'"
         + (exec ? " exec" : ""));

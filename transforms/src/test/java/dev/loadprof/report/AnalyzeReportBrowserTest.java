@@ -206,7 +206,7 @@ class AnalyzeReportBrowserTest {
     assertTrue(matched.stream().allMatch(n -> n.toLowerCase(Locale.ROOT).contains("serial")));
     assertTrue(tab.evaluate("document.querySelector('#flame .flame').classList"
         + ".contains('searching')").asBoolean());
-    // serial_phase + tail_serial are 39.78% + 19.71% of the real time (summary.json).
+    // serial_phase + tail_serial are 39.81% + 19.72% of the real time (summary.json).
     JsonNode top = headlineProcess().get("top_functions");
     double expected = top.get(0).get("flat_real_pct").asDouble()
         + top.get(2).get("flat_real_pct").asDouble();

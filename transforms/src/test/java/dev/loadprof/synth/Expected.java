@@ -255,7 +255,14 @@ public final class Expected {
       Map<Integer, List<Interval>> byPid = new TreeMap<>();
       Map<Integer, String> comms = new HashMap<>();
       for (Interval iv : intervals) {
-        byPid.computeIfAbsent(iv.thread().pid, p -> new ArrayList<>()).add(iv);
+        // Before its exec the main thread is perf's exec stub: another process of the pid.
+        long start = Math.max(iv.startNs(), iv.thread().execNs);
+        if (start >= iv.endNs()) {
+          continue;
+        }
+        Interval part = start == iv.startNs() ? iv : new Interval(iv.cpu(), iv.thread(), start,
+            iv.endNs(), iv.function(), iv.endState());
+        byPid.computeIfAbsent(iv.thread().pid, p -> new ArrayList<>()).add(part);
         if (iv.thread().pid == iv.thread().tid) {
           comms.put(iv.thread().pid, iv.thread().comm);
         }
@@ -301,6 +308,9 @@ public final class Expected {
       if (thread == null) {
         idleSamples++;
         return;
+      }
+      if (timeNs < thread.execNs) {
+        return; // a sample of the exec stub, not of the process
       }
       ProcessFigures f = figures.get(thread.pid);
       int load = f.loadAt(timeNs);
