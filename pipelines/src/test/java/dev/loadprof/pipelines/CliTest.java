@@ -584,4 +584,33 @@ class CliTest {
       System.setIn(saved);
     }
   }
+  /**
+   * A named pipe (FIFO) is read once as a stream, gzipped or plain, while another process
+   * writes it; the outputs equal the file's. It used to fail with "Illegal seek" (exit 1).
+   */
+  @Test
+  void aFifoIsReadOnceAsAStream() throws Exception {
+    Cli fromFile = E2e.analyzeCached(phases());
+    for (boolean gzipped : new boolean[] {true, false}) {
+      Path fifo = dir.resolve(gzipped ? "trace.fifo" : "plain.fifo");
+      Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+      assertEquals(0, mkfifo.waitFor());
+      byte[] bytes = gzipped ? Files.readAllBytes(E2e.trace("phases"))
+          : DamagedTraces.text(E2e.trace("phases")).getBytes(StandardCharsets.UTF_8);
+      Thread writer = new Thread(() -> {
+        try (java.io.OutputStream out = new java.io.FileOutputStream(fifo.toFile())) {
+          out.write(bytes);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      writer.start();
+      Cli fromFifo = E2e.analyze(dir.resolve("fifo-" + gzipped), fifo.toString()).assertOk();
+      writer.join(60_000);
+      String runId = fromFifo.summary().get("runs").get(0).get("run_id").asText();
+      assertEquals(fromFile.file("flame.folded"), fromFifo.file("flame.folded"));
+      assertEquals(fromFile.file("functions.txt"),
+          fromFifo.file("functions.txt").replace(runId, "phases"));
+    }
+  }
 }

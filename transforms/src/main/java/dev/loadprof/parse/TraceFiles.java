@@ -118,7 +118,9 @@ public final class TraceFiles {
         }
       };
     }
-    return Files.newInputStream(Paths.get(name));
+    // Not Files.newInputStream: its available() asks the channel for its position, which a
+    // pipe or FIFO does not have ("Illegal seek"); FileInputStream asks the kernel instead.
+    return new java.io.FileInputStream(name);
   }
 
   /** True when the (decompressed) stream starts with perf.data's magic; nothing is consumed. */
