@@ -76,7 +76,7 @@ final class ArchiveChecks {
             ResourceId blockFile = ArchiveLayout.resolve(archive, f.getPath());
             ArchiveFiles.checkSize(blockFile, f.getSizeBytes());
             checkFirstBlock(blockFile, BlockFileRef.of(blockFile.toString(), f.getSizeBytes(),
-                manifest));
+                manifest, ref.path()));
           }
           String previous = runs.put(manifest.getRunId(), ref.path());
           if (previous != null) {

@@ -239,6 +239,22 @@ class ArchiveCliTest {
     assertTrue(run.err().contains("as its manifest says"), run.err());
   }
 
+  /**
+   * A manifest whose CPU count is not the number of CPUs its blocks are of: only the whole job
+   * sees all the blocks, and it exits 2 naming the manifest.
+   */
+  @Test
+  void aManifestWithAnotherCpuCountIsNamed() throws IOException {
+    Path damaged = copy(archive, "cpu-count");
+    editManifest(damaged, "phases", m -> m.setCpuCount(m.getCpuCount() + 6));
+    Run run = cli("analyze", "--out", tmp.resolve("cpus-out").toString(), damaged.toString());
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains(damaged.resolve("runs").resolve("phases.avro").toString()),
+        run.err());
+    assertTrue(run.err().contains("says the run has 8 CPUs, but its blocks are of 2 CPUs"),
+        run.err());
+  }
+
   /** An archive of a format this loadprof does not know is neither read nor added to. */
   @Test
   void anArchiveOfAnUnknownFormatIsRefused() throws IOException {

@@ -8,14 +8,19 @@ import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.Distinct;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -38,6 +43,9 @@ import org.slf4j.LoggerFactory;
 public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   /** A block file to read, with what its manifest says of its blocks. */
   private static final TupleTag<BlockFileRef> BLOCK_FILES = new TupleTag<>("blockFiles") {};
+  private static final TupleTag<EventBlock> BLOCKS = new TupleTag<>("archivedBlocks") {};
+  /** (manifest and its CPU count, a CPU a block of the run is of), for runs of CPU blocks. */
+  private static final TupleTag<KV<String, Integer>> CPUS_OF_RUN = new TupleTag<>("cpus") {};
 
   private final List<String> archives;
   private final RunSelection selection;
@@ -61,12 +69,19 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         .apply("Read run manifests", ParDo.of(new ReadManifestFn())
             .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES)));
     PCollection<RunInfo> runs = manifests.get(ParseTraces.RUNS).setCoder(RunInfoCoder.of());
-    PCollection<EventBlock> blocks = manifests.get(BLOCK_FILES)
+    PCollectionTuple read = manifests.get(BLOCK_FILES)
         .setCoder(SerializableCoder.of(BlockFileRef.class))
         // Spread the files over workers; each file is streamed by one worker.
         .apply("Spread block files over workers", Reshuffle.viaRandomKey())
-        .apply("Read block files", ParDo.of(new ReadBlocksFn()))
-        .setCoder(EventBlockCoder.of());
+        .apply("Read block files", ParDo.of(new ReadBlocksFn())
+            .withOutputTags(BLOCKS, TupleTagList.of(CPUS_OF_RUN)));
+    PCollection<EventBlock> blocks = read.get(BLOCKS).setCoder(EventBlockCoder.of());
+    // A manifest's CPU count is checked against the CPUs of all its run's blocks, which only
+    // the whole job sees; a mismatch fails the job naming the manifest.
+    read.get(CPUS_OF_RUN).setCoder(KvCoder.of(StringUtf8Coder.of(), VarIntCoder.of()))
+        .apply("Distinct CPUs of each run", Distinct.create())
+        .apply("Count CPUs of each run", Count.perKey())
+        .apply("Check manifests' CPU counts", ParDo.of(new CheckCpuCountFn()));
     return PCollectionTuple.of(ParseTraces.BLOCKS, blocks).and(ParseTraces.RUNS, runs);
   }
 
@@ -116,7 +131,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       }
       for (BlockFileRecord f : manifest.getBlockFiles()) {
         out.get(BLOCK_FILES).output(BlockFileRef.of(
-            ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes(), manifest));
+            ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes(), manifest,
+            manifestPath));
       }
       // The same counters and log lines as parsing the trace, so the CLI behaves the same.
       for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
@@ -137,8 +153,27 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
   static final class ReadBlocksFn extends DoFn<BlockFileRef, EventBlock> {
     @ProcessElement
-    public void process(@Element BlockFileRef file, OutputReceiver<EventBlock> out) {
-      ArchiveFiles.readBlocks(file, out::output);
+    public void process(@Element BlockFileRef file, MultiOutputReceiver out) {
+      Set<Integer> cpus = new HashSet<>();
+      ArchiveFiles.readBlocks(file, block -> {
+        cpus.add(block.cpu);
+        out.get(BLOCKS).output(block);
+      });
+      if (!file.threadLanes()) {
+        for (int cpu : cpus) {
+          out.get(CPUS_OF_RUN).output(KV.of(file.cpuCountKey(), cpu));
+        }
+      }
+    }
+  }
+
+  static final class CheckCpuCountFn extends DoFn<KV<String, Long>, Void> {
+    @ProcessElement
+    public void process(@Element KV<String, Long> cpus) {
+      String why = BlockFileRef.cpuCountMismatch(cpus.getKey(), cpus.getValue());
+      if (why != null) {
+        throw new ArchiveCorruptException(BlockFileRef.manifestOf(cpus.getKey()), why, null);
+      }
     }
   }
 }

@@ -292,6 +292,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.cpuCount = lanes.cpuCount(openByCpu.size());
     if (lanes.byThread()) {
       health.add(TraceHealth.THREADS_IN_AT_END, lanes.threadsInAtEnd());
+      health.add(TraceHealth.THREAD_LANES, 1);
     }
     for (OpenBlock b : openByCpu.values()) {
       emitTail(b, runEnd);

@@ -41,6 +41,8 @@ public final class TraceHealth implements Serializable {
   public static final String IDLE_SWITCH_RECORDS = "idle_switch_records";
   /** Threads whose last context-switch record is IN: the trace ended while they were in. */
   public static final String THREADS_IN_AT_END = "threads_in_at_trace_end";
+  /** 1 when the blocks are per thread (per-process recordings), not per CPU; else absent. */
+  public static final String THREAD_LANES = "thread_lanes";
   // Damaged input (issue 7); these appear in summary.json only when a trace has them.
   public static final String DUPLICATE_SAMPLES = "duplicate_samples";
   public static final String DUPLICATE_SWITCHES = "duplicate_switches";

@@ -12,7 +12,7 @@ class BlockFileRefTest {
   static final long S = 1_000_000_000L;
   /** Run 'a', 1 s windows, from 10.5 s to 13.2 s. */
   static final BlockFileRef REF = new BlockFileRef("/x/blocks/a/part-0.avro", 100, "a", S,
-      10 * S + S / 2, 13 * S + S / 5);
+      10 * S + S / 2, 13 * S + S / 5, "/x/runs/a.avro", 2, false);
 
   record Case(String name, EventBlockRecord block, String expected) {}
 
@@ -46,5 +46,15 @@ class BlockFileRefTest {
         assertTrue(why != null && why.contains(c.expected()), c.name() + ": " + why);
       }
     }
+  }
+
+  @Test
+  void aManifestsCpuCountIsComparedWithItsBlocksCpus() {
+    assertNull(BlockFileRef.cpuCountMismatch(REF.cpuCountKey(), 2));
+    String why = BlockFileRef.cpuCountMismatch(REF.cpuCountKey(), 3);
+    assertTrue(why != null && why.contains("says the run has 2 CPUs, but its blocks are of 3"),
+        why);
+    org.junit.jupiter.api.Assertions.assertEquals("/x/runs/a.avro",
+        BlockFileRef.manifestOf(REF.cpuCountKey()));
   }
 }
