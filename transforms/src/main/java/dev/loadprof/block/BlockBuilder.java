@@ -373,6 +373,9 @@ public final class BlockBuilder implements TraceEventSink {
     health.add(TraceHealth.DUPLICATE_SAMPLES, open.duplicateSamples);
     health.add(TraceHealth.DUPLICATE_SWITCHES, open.duplicateSwitches);
     health.add(TraceHealth.DUPLICATE_WAKEUPS, open.duplicateWakeups);
+    if (open.firstDuplicateNs != Long.MAX_VALUE) {
+      damage.duplicate(open.cpu, open.firstDuplicateNs);
+    }
     for (int i = 0; i < block.samples.count; i++) {
       if (block.samples.tid[i] == 0) {
         health.increment(TraceHealth.IDLE_SAMPLES);

@@ -7,6 +7,7 @@ import dev.loadprof.model.Samples;
 import dev.loadprof.model.StackTable;
 import dev.loadprof.model.Switches;
 import dev.loadprof.model.Wakeups;
+import java.util.Arrays;
 
 /**
  * One block being filled: the events of one CPU in one window, as they arrive. Events out of time
@@ -24,6 +25,8 @@ final class OpenBlock {
   int duplicateSamples;
   int duplicateSwitches;
   int duplicateWakeups;
+  /** The time of this block's first dropped repeat, if any (for the warning that says where). */
+  long firstDuplicateNs = Long.MAX_VALUE;
 
   OpenBlock(int cpu, long window, CpuState carryIn) {
     this.cpu = cpu;
@@ -50,7 +53,30 @@ final class OpenBlock {
     duplicateSamples = samples.count - b.samples.count;
     duplicateSwitches = switches.count - b.switches.count;
     duplicateWakeups = wakeups.count - b.wakeups.count;
+    firstDuplicateNs = Math.min(firstDropped(samples.time, samples.count, b.samples.time, b.samples.count),
+        Math.min(firstDropped(switches.time, switches.count, b.switches.time, b.switches.count),
+            firstDropped(wakeups.time, wakeups.count, b.wakeups.time, b.wakeups.count)));
     b.stackTable = stacks.build();
     return b;
+  }
+
+  /**
+   * The earliest time that has more rows before the repeats were dropped than after, or
+   * Long.MAX_VALUE. Repeats are rare, so this sorts copies only when there is one.
+   */
+  private static long firstDropped(long[] all, int allCount, long[] kept, int keptCount) {
+    if (allCount == keptCount) {
+      return Long.MAX_VALUE;
+    }
+    long[] before = Arrays.copyOf(all, allCount);
+    long[] after = Arrays.copyOf(kept, keptCount);
+    Arrays.sort(before);
+    Arrays.sort(after);
+    for (int i = 0; i < keptCount; i++) {
+      if (before[i] != after[i]) {
+        return before[i];
+      }
+    }
+    return before[keptCount];
   }
 }

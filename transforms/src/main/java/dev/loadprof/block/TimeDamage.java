@@ -13,6 +13,8 @@ final class TimeDamage {
   private String restart;
   private String firstOutside;
   private String firstLongPeriod;
+  private long firstDuplicateNs = Long.MAX_VALUE;
+  private int firstDuplicateCpu;
 
   /** A record behind a window that was already closed; startsOver when it is back at the start. */
   void behind(int cpu, long timeNs, long lastNs, boolean startsOver) {
@@ -28,6 +30,14 @@ final class TimeDamage {
   void outside(int cpu, long timeNs) {
     if (firstOutside == null) {
       firstOutside = "CPU " + cpu + " at " + seconds(timeNs);
+    }
+  }
+
+  /** Blocks are finished out of time order across CPUs, so the earliest repeat is kept. */
+  void duplicate(int cpu, long timeNs) {
+    if (timeNs < firstDuplicateNs) {
+      firstDuplicateNs = timeNs;
+      firstDuplicateCpu = cpu;
     }
   }
 
@@ -53,8 +63,11 @@ final class TimeDamage {
     long duplicates = h.get(TraceHealth.DUPLICATE_SAMPLES) + h.get(TraceHealth.DUPLICATE_SWITCHES)
         + h.get(TraceHealth.DUPLICATE_WAKEUPS);
     if (duplicates > 0) {
+      // perf 6.1 itself was seen writing a CPU's records twice (byte-identical, same sample id)
+      // in a clean system-wide recording, so this says what was dropped, not that the file was edited.
       info.warnings.add(source + ": " + duplicates + " duplicate records (the same event twice"
-          + " on one CPU) were dropped; figures count each event once.");
+          + " on one CPU; first: CPU " + firstDuplicateCpu + " at " + seconds(firstDuplicateNs)
+          + ") were dropped; figures count each event once.");
     }
     long outside = h.get(TraceHealth.SAMPLES_OUTSIDE_RUN) + h.get(TraceHealth.SWITCHES_OUTSIDE_RUN)
         + h.get(TraceHealth.WAKEUPS_OUTSIDE_RUN);
