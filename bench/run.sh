@@ -10,6 +10,8 @@
 #                              checked against the generator's known answers
 #   bench/run.sh stores [N]    archive and analyze of N 64-CPU runs, on local disk and on a local
 #                              S3 server (S3Mock), in one run: records/s per core, bytes/record
+#   bench/run.sh startup [N]   wall time of short CLI calls (help, missing file, bad option,
+#                              garbage file, the example), N interleaved rounds, medians
 #   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
 #                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
@@ -186,6 +188,8 @@ stores() {
   for f in profile.pb.gz histogram.txt functions.txt flame.folded; do
     cmp -s "$work/stores-out-local/$f" "$work/stores-out-s3/$f" || echo "OUTPUTS DIFFER: $f"
   done
+}
+
 # Records `mixed ITERS 2` system-wide at 20 kHz (>= 1M records for ITERS=4000), then times the
 # decoder on it (3 rounds, medians) and loadprof analyze end to end with 1 piece vs the default.
 decode() {
@@ -211,8 +215,38 @@ decode() {
     && echo "outputs identical"
 }
 
+startup() {
+  local rounds="${1:-5}"
+  ./loadprof --version >/dev/null # builds on first use, outside the timings
+  head -c 3000 /dev/urandom >"$work/garbage.bin"
+  local -A cmd=(
+    [help]="./loadprof --help"
+    [bad_option]="./loadprof analyze --pid abc examples/phases.txt.gz"
+    [missing_file]="./loadprof analyze -o $work/startup-out $work/no-such-trace.txt"
+    [garbage_file]="./loadprof analyze -o $work/startup-out $work/garbage.bin"
+    [example]="./loadprof analyze -o $work/startup-out examples/phases.txt.gz"
+  )
+  local names=(help bad_option missing_file garbage_file example)
+  local -A times=()
+  for ((r = 0; r < rounds; r++)); do
+    for n in "${names[@]}"; do
+      local t0 t1
+      t0=$(date +%s%N)
+      ${cmd[$n]} >/dev/null 2>&1 || true
+      t1=$(date +%s%N)
+      times[$n]+="$(( (t1 - t0) / 1000000 )) "
+    done
+  done
+  echo "startup: $rounds interleaved rounds, medians (ms); $(uptime | sed 's/.*load/load/')"
+  for n in "${names[@]}"; do
+    printf '  %-13s %6s ms   (%s)\n' "$n" "$(tr ' ' '\n' <<<"${times[$n]}" | grep . | median)" \
+      "${times[$n]% }"
+  done
+}
+
 case "${1:-}" in
   decode) shift; decode "$@" ;;
+  startup) shift; startup "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;

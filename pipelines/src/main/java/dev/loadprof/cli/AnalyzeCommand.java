@@ -29,6 +29,7 @@ final class AnalyzeCommand implements JobCommand {
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
     List<String> given = inputs.required(SYNOPSIS);
+    Inputs.refuseMissingLocalPaths(given);
     String outDir = output.orDefault(DEFAULT_OUT);
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
         StoreEnvironment.paths(given, outDir));

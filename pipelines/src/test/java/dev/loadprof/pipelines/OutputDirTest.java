@@ -84,10 +84,11 @@ class OutputDirTest {
   @Test
   void aMissingDirectoryIsCreatedByTheJobNotByTheCheck() throws IOException {
     Path out = dir.resolve("new/deeper");
-    // Refused after the --out check (the trace is missing): the check's probe left nothing.
-    Cli refused = E2e.analyze(out, dir.resolve("missing.txt").toString());
+    // Refused after the --out check (a directory is no trace): the check's probe left nothing.
+    Path notATrace = Files.createDirectories(dir.resolve("not-a-trace"));
+    Cli refused = E2e.analyze(out, notATrace.toString());
     assertEquals(2, refused.exit(), refused.stderr());
-    assertTrue(refused.stderr().contains("missing.txt"), refused.stderr());
+    assertTrue(refused.stderr().contains("is a directory"), refused.stderr());
     assertFalse(Files.exists(dir.resolve("new")), "the probe leaves no directory behind");
     E2e.analyze(out, phases()).assertOk();
     assertTrue(Files.exists(out.resolve("summary.json")));
