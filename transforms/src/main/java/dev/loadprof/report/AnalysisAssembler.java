@@ -79,6 +79,16 @@ public final class AnalysisAssembler {
         : LoadRange.parse(filters.loadRange());
     Analysis analysis = new Analysis(runs, processes, stacks, range,
         GroupBy.parse(filters.groupBy()));
+    analysis.setSampleFilter(filters.samples().describe());
+    if (filters.samples().cpus() != null) {
+      for (RunInfo r : runs) {
+        if (!"cpu".equals(r.lanes)) {
+          r.warnings.add(r.source + ": --cpu selects no sample of this run: its samples carry"
+              + " no CPU here (" + (r.lanes.isEmpty() ? "a run read from an archive"
+              : "a per-thread recording") + "); leave out --cpu to see them");
+        }
+      }
+    }
     analysis.setNothingLeftNote(
         filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1));
     return analysis;
