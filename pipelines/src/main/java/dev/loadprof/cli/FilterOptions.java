@@ -25,8 +25,8 @@ final class FilterOptions {
   Set<Integer> tids = new LinkedHashSet<>();
 
   @Option(names = {"-C", "--cpu"}, paramLabel = "CPUS", converter = Converters.CpuList.class,
-      description = "Only samples taken on these CPUs (perf's -C): -C 0,2-3. A per-thread"
-          + " recording's samples carry no CPU, so none of them is selected.")
+      description = "Only samples taken on these CPUs (perf's -C): -C 0,2-3. A per-process"
+          + " recording is read per thread, not per CPU: none of its samples is selected.")
   String cpus;
 
   @Option(names = "--time", paramLabel = "START,END", converter = Converters.Time.class,
