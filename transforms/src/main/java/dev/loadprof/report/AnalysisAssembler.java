@@ -83,9 +83,9 @@ public final class AnalysisAssembler {
     if (filters.samples().cpus() != null) {
       for (RunInfo r : runs) {
         if (!"cpu".equals(r.lanes)) {
-          r.warnings.add(r.source + ": --cpu selects no sample of this run: its samples carry"
-              + " no CPU here (" + (r.lanes.isEmpty() ? "a run read from an archive"
-              : "a per-thread recording") + "); leave out --cpu to see them");
+          r.warnings.add(r.source + ": --cpu selects no sample of this run: it is not read"
+              + " per CPU (" + (r.lanes.isEmpty() ? "a run read back from an archive"
+              : "a per-process recording, read per thread") + "); leave out --cpu to see it");
         }
       }
     }
