@@ -1,6 +1,8 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.compare.Thresholds;
+import dev.loadprof.load.SampleSelection;
+import dev.loadprof.load.TimeRanges;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.report.GroupBy;
 import java.util.regex.Pattern;
@@ -22,6 +24,31 @@ final class Converters {
     public Integer convert(String text) {
       return wholeNumber(text, 0, "'" + text + "' is not a process id; give whole numbers, e.g."
           + " -p 1599 or -p 1599,1600");
+    }
+  }
+
+  /** A thread id: a whole number, 0 or more. */
+  static final class Tid implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String text) {
+      return wholeNumber(text, 0, "'" + text + "' is not a thread id; give whole numbers, e.g."
+          + " --tid 1601 or --tid 1601,1602");
+    }
+  }
+
+  /** A list of CPUs as perf's -C takes it: 0,2-3. */
+  static final class CpuList extends CheckedText {
+    @Override
+    void check(String text) {
+      SampleSelection.parseCpus(text);
+    }
+  }
+
+  /** perf's --time: START,END in seconds (open ends allowed) or percentages (10%/2, 0%-10%). */
+  static final class Time extends CheckedText {
+    @Override
+    void check(String text) {
+      TimeRanges.parse(text);
     }
   }
 

@@ -13,13 +13,33 @@ final class FilterOptions {
       description = "Only these processes (perf's -p): -p 1599 or -p 1599,1600.")
   Set<Integer> pids = new LinkedHashSet<>();
 
-  @Option(names = "--comm", paramLabel = "REGEX", converter = Converters.Regex.class,
-      description = "Only processes whose name matches this regular expression.")
+  @Option(names = {"--comm", "--comms"}, paramLabel = "REGEX",
+      converter = Converters.Regex.class,
+      description = "Only processes whose name matches this regular expression (a list of"
+          + " names is a|b).")
   String comm;
+
+  @Option(names = {"-t", "--tid"}, paramLabel = "TID", split = ",",
+      converter = Converters.Tid.class,
+      description = "Only these threads' samples (perf's --tid): --tid 1601,1602.")
+  Set<Integer> tids = new LinkedHashSet<>();
+
+  @Option(names = {"-C", "--cpu"}, paramLabel = "CPUS", converter = Converters.CpuList.class,
+      description = "Only samples taken on these CPUs (perf's -C): -C 0,2-3. A per-process"
+          + " recording is read per thread, not per CPU: none of its samples is selected.")
+  String cpus;
+
+  @Option(names = "--time", paramLabel = "START,END", converter = Converters.Time.class,
+      description = "Only samples in this time (perf's --time): seconds on the trace clock"
+          + " (1234.5,1236.0; 1234.5, and ,1236.0 leave an end open; several pairs), or"
+          + " percentages of the run (10%%/2 is the second tenth, 0%%-10%%,30%%-40%%).")
+  String time;
 
   @Option(names = "--load", paramLabel = "A:B", converter = Converters.Load.class,
       description = "Only samples with load in [A,B] in the profile, functions and folded"
-          + " outputs (A, A:, :B also work); histograms stay whole.")
+          + " outputs (A, A:, :B also work). This and --tid, -C and --time narrow only those"
+          + " outputs: loads are counted over all of a process's threads, CPUs and time, and"
+          + " the histograms and load timeline stay whole.")
   String load;
 
   @Option(names = "--group-by", paramLabel = "SPEC", converter = Converters.GroupBySpec.class,
@@ -31,6 +51,9 @@ final class FilterOptions {
     options.setPid(pids.isEmpty() ? null : new ArrayList<>(pids));
     options.setComm(comm);
     options.setLoad(load);
+    options.setTid(tids.isEmpty() ? null : new ArrayList<>(tids));
+    options.setCpu(cpus);
+    options.setTime(time);
     options.setGroupBy(groupBy);
   }
 }

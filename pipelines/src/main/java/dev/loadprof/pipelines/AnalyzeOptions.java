@@ -46,6 +46,25 @@ public interface AnalyzeOptions extends PipelineOptions {
 
   void setLoad(String value);
 
+  @Description("Keep only the samples of these threads in profile.pb.gz, functions.txt and"
+      + " flame.folded (loads still count every thread).")
+  List<Integer> getTid();
+
+  void setTid(List<Integer> value);
+
+  @Description("Keep only the samples taken on these CPUs (perf's -C list, e.g. 0,2-3) in"
+      + " profile.pb.gz, functions.txt and flame.folded (loads still count every CPU).")
+  String getCpu();
+
+  void setCpu(String value);
+
+  @Description("Keep only the samples in this time (perf's --time: START,END seconds, open"
+      + " ends, or percentages such as 10%/2 and 0%-10%) in profile.pb.gz, functions.txt and"
+      + " flame.folded (loads still count all the time).")
+  String getTime();
+
+  void setTime(String value);
+
   @Description("Sampling event to profile (e.g. cpu-clock, cycles). Default: the first sampling"
       + " event in each trace.")
   String getEvent();

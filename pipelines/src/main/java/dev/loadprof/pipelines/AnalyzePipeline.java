@@ -6,6 +6,7 @@ import dev.loadprof.beam.BuildRunIntervals;
 import dev.loadprof.beam.JoinSamplesWithLoad;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
+import dev.loadprof.load.SampleSelection;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.perfdata.DecodePiece;
@@ -69,11 +70,19 @@ public final class AnalyzePipeline {
     PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
     blocks
         .apply("Build run intervals", new BuildRunIntervals())
-        .apply("Join samples with load", new JoinSamplesWithLoad())
+        .apply("Join samples with load", new JoinSamplesWithLoad(samples(options), runs))
         .apply("Aggregate profiles", new AggregateProfiles())
         .apply("Write reports", new WriteReports(runs, options.getOut(),
             new Filters(pids(options), options.getComm(), options.getLoad(),
-                options.getGroupBy()), writer));
+                options.getGroupBy(), samples(options)), writer));
+  }
+
+  /** --tid, --cpu and --time. */
+  private static SampleSelection samples(AnalyzeOptions options) {
+    return new SampleSelection(
+        options.getTid() == null ? null : Set.copyOf(options.getTid()),
+        options.getCpu() == null ? null : SampleSelection.parseCpus(options.getCpu()),
+        options.getTime());
   }
 
   private static Set<Integer> pids(AnalyzeOptions options) {

@@ -65,6 +65,18 @@ class CliOptionsTest {
         bad("--pid", "analyze", "-p", "1599,x", t),
         bad("--pid", "analyze", "-p", "-5", t),
         bad("--pid", "analyze", "--pid=", t),
+        bad("--tid", "analyze", "--tid", "x", t),
+        bad("--tid", "analyze", "-t", "1601,-2", t),
+        bad("--cpu", "analyze", "-C", "1-x", t),
+        bad("--cpu", "analyze", "--cpu", "3-1", t),
+        bad("--cpu", "analyze", "--cpu=", t),
+        bad("--time", "analyze", "--time", "1234.5", t),
+        bad("--time", "analyze", "--time", "2,1", t),
+        bad("--time", "analyze", "--time", "10%/0", t),
+        bad("--time", "analyze", "--time", "10%-x", t),
+        bad("--time", "analyze", "--time=", t),
+        bad("--comms", "analyze", "--comms", "(", t),
+        bad("--tid", "archive", "-o", "a", "--tid", "1", t),
         bad("--window", "analyze", "--window", "fast", t),
         bad("--window", "analyze", "--window=0ms", t),
         bad("--window", "analyze", "--window", "1000s", t),
@@ -183,7 +195,8 @@ class CliOptionsTest {
   void completionScriptCoversEveryCommandAndOption() {
     String script = CompletionScript.script();
     List<String> missing = new ArrayList<>();
-    for (String word : List.of("analyze", "archive", "--pid", "--out", "--window", "--event",
+    for (String word : List.of("analyze", "archive", "--pid", "--tid", "--cpu", "--time",
+        "--comms", "--out", "--window", "--event",
         "--group-by", "--runner", "--verbose")) {
       if (!script.contains(word)) {
         missing.add(word);

@@ -68,8 +68,9 @@ class CliTest {
         new String[] {"analyze", "-h"})) {
       Cli cli = E2e.cli(args);
       assertEquals(0, cli.exit(), String.join(" ", args));
-      for (String option : List.of("-o, --out", "--window", "-p, --pid", "--comm", "--load",
-          "-e, --event", "--group-by", "--runner")) {
+      for (String option : List.of("-o, --out", "--window", "-p, --pid", "--comm, --comms",
+          "--load", "-t, --tid", "-C, --cpu", "--time", "-e, --event", "--group-by",
+          "--runner")) {
         assertThat(cli.stdout(), containsString("  " + option + "="));
       }
       assertThat(cli.stdout(), containsString("  --verbose "));

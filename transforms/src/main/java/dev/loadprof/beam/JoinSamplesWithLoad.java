@@ -2,7 +2,9 @@ package dev.loadprof.beam;
 
 import dev.loadprof.load.LoadJoiner;
 import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.load.SampleSelection;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.RunInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,16 +17,22 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.View;
+import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.PCollectionView;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * Brings the blocks of every CPU of one (run, window) together and gives each sample its load.
  * Emits one partial {@link ProcessAccumulator} per process and window, keyed by (run, pid), and
- * the window's interval-building health counters keyed by run.
+ * the window's interval-building health counters keyed by run. With a {@link SampleSelection}
+ * (--tid, --cpu, --time) only the selected samples go into the stacks; percentages of --time
+ * and whether samples carry a CPU come from the runs, a side input.
  */
 public final class JoinSamplesWithLoad
     extends PTransform<PCollection<KV<String, EventBlock>>, PCollectionTuple> {
@@ -37,12 +45,36 @@ public final class JoinSamplesWithLoad
     return runId + '\t' + pid;
   }
 
+  private final SampleSelection selection;
+  private final PCollection<RunInfo> runs;
+
+  /** Every sample into the stacks. */
+  public JoinSamplesWithLoad() {
+    this(SampleSelection.ALL, null);
+  }
+
+  /** Only the samples {@code selection} keeps into the stacks; {@code runs} as read. */
+  public JoinSamplesWithLoad(SampleSelection selection, PCollection<RunInfo> runs) {
+    this.selection = selection;
+    this.runs = runs;
+  }
+
   @Override
   public PCollectionTuple expand(PCollection<KV<String, EventBlock>> keyedBlocks) {
+    PCollectionView<Map<String, RunInfo>> runView = selection.isAll() ? null : runs
+        .apply("Key runs by id", WithKeys.of((RunInfo r) -> r.runId)
+            .withKeyType(TypeDescriptors.strings()))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), RunInfoCoder.of()))
+        .apply("Runs for the sample filters", View.asMap());
+    ParDo.SingleOutput<KV<String, Iterable<EventBlock>>, KV<String, ProcessAccumulator>> join =
+        ParDo.of(new JoinFn(selection, runView));
+    if (runView != null) {
+      join = join.withSideInputs(runView);
+    }
     PCollectionTuple out = keyedBlocks
         .apply("Group CPUs of a window", GroupByKey.create())
-        .apply("Weigh samples by load", ParDo.of(new JoinFn())
-            .withOutputTags(PROCESSES, TupleTagList.of(RUN_HEALTH)));
+        .apply("Weigh samples by load",
+            join.withOutputTags(PROCESSES, TupleTagList.of(RUN_HEALTH)));
     out.get(PROCESSES).setCoder(KvCoder.of(StringUtf8Coder.of(), ProcessAccumulatorCoder.of()));
     out.get(RUN_HEALTH).setCoder(KvCoder.of(StringUtf8Coder.of(),
         MapCoder.of(StringUtf8Coder.of(), VarLongCoder.of())));
@@ -51,9 +83,17 @@ public final class JoinSamplesWithLoad
 
   static final class JoinFn extends DoFn<KV<String, Iterable<EventBlock>>,
       KV<String, ProcessAccumulator>> {
+    private final SampleSelection selection;
+    private final PCollectionView<Map<String, RunInfo>> runView;
+
+    JoinFn(SampleSelection selection, PCollectionView<Map<String, RunInfo>> runView) {
+      this.selection = selection;
+      this.runView = runView;
+    }
+
     @ProcessElement
     public void process(@Element KV<String, Iterable<EventBlock>> window,
-        MultiOutputReceiver out) {
+        MultiOutputReceiver out, ProcessContext context) {
       List<EventBlock> blocks = new ArrayList<>();
       TreeMap<String, Long> health = new TreeMap<>();
       for (EventBlock b : window.getValue()) {
@@ -61,7 +101,13 @@ public final class JoinSamplesWithLoad
         b.health.forEach((k, v) -> health.merge(k, v, Long::sum));
       }
       String runId = blocks.get(0).runId;
-      for (ProcessAccumulator acc : LoadJoiner.join(blocks).values()) {
+      SampleSelection.Selector selector = SampleSelection.EVERY_SAMPLE;
+      if (runView != null) {
+        RunInfo run = context.sideInput(runView).get(runId);
+        selector = run == null ? selection.forRun(0, 0, false)
+            : selection.forRun(run.startNs, run.endNs, "cpu".equals(run.lanes));
+      }
+      for (ProcessAccumulator acc : LoadJoiner.join(blocks, selector).values()) {
         out.get(PROCESSES).output(KV.of(runPidKey(runId, acc.pid), acc));
       }
       if (!health.isEmpty()) {

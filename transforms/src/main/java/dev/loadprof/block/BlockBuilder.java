@@ -290,6 +290,7 @@ public final class BlockBuilder implements TraceEventSink {
     freezeSampleInterval();
     long runEnd = sawRecord ? lastNs : 0;
     info.cpuCount = lanes.cpuCount(openByCpu.size());
+    info.lanes = lanes.byThread() ? "thread" : "cpu";
     if (lanes.byThread()) {
       health.add(TraceHealth.THREADS_IN_AT_END, lanes.threadsInAtEnd());
       health.add(TraceHealth.THREAD_LANES, 1);

@@ -25,6 +25,15 @@ public final class LoadJoiner {
 
   /** Returns one accumulator per process that ran or was sampled in the window. */
   public static Map<Integer, ProcessAccumulator> join(Collection<EventBlock> blocks) {
+    return join(blocks, SampleSelection.EVERY_SAMPLE);
+  }
+
+  /**
+   * The same, with only the samples {@code selection} keeps in the stacks (profile, functions,
+   * folded); every sample still counts in the loads and histograms.
+   */
+  public static Map<Integer, ProcessAccumulator> join(Collection<EventBlock> blocks,
+      SampleSelection.Selector selection) {
     EventBlock[] cpus = blocks.toArray(new EventBlock[0]);
     // Deterministic order, whatever order the blocks arrived in.
     Arrays.sort(cpus, (a, b) -> Integer.compare(a.cpu, b.cpu));
@@ -113,7 +122,8 @@ public final class LoadJoiner {
       if (s < sampleCount) {
         int si = payload(samples[s]);
         int c = sampleCpu[si];
-        addSample(cpus[c], sampleIndex[si], c, stacksOf[c], pidOnCpu, counts, byPid, runId);
+        addSample(cpus[c], sampleIndex[si], c, stacksOf[c], pidOnCpu, counts, byPid, runId,
+            selection);
       }
     }
     return byPid;
@@ -121,7 +131,7 @@ public final class LoadJoiner {
 
   private static void addSample(EventBlock b, int i, int cpuIndex, CallStack[] stacks,
       int[] pidOnCpu, Map<Integer, PidCount> counts, Map<Integer, ProcessAccumulator> byPid,
-      String runId) {
+      String runId, SampleSelection.Selector selection) {
     int pid = b.samples.pid[i];
     if (pid == 0) {
       return; // the idle task: evidence for the timeline, counted as idle_samples when parsed
@@ -142,7 +152,9 @@ public final class LoadJoiner {
       stack = new CallStack(b.stackTable.framesOf(stackId));
       stacks[stackId] = stack;
     }
-    acc.addSample(b.samples.tid[i], load, b.sampleCpuNs(i), stack);
+    int tid = b.samples.tid[i];
+    acc.addSample(tid, load, b.sampleCpuNs(i), stack,
+        selection.selects(tid, b.cpu, b.samples.time[i]));
     Frame[] frames = stack.frames();
     if (frames.length > 0) {
       acc.timeline.addSample(b.samples.time[i], frames[0].symbol(), b.sampleCpuNs(i));

@@ -35,6 +35,8 @@ public final class ProcessAccumulator implements Serializable {
 
   /** Sums that overflowed 64 bits and were capped at Long.MAX_VALUE (a health counter). */
   public static final String SUMS_SATURATED = "sums_saturated";
+  /** Samples --tid, --cpu or --time leave out of the stacks (still in the load figures). */
+  public static final String SAMPLES_NOT_SELECTED = "samples_not_selected";
 
   public ProcessAccumulator(String runId, int pid) {
     this.runId = runId;
@@ -48,11 +50,23 @@ public final class ProcessAccumulator implements Serializable {
   public record LoadStack(int tid, int load, CallStack stack) implements Serializable {}
 
   public void addSample(int tid, int load, long cpuNs, CallStack stack) {
+    addSample(tid, load, cpuNs, stack, true);
+  }
+
+  /**
+   * @param selected false for a sample that --tid, --cpu or --time leave out: it counts in the
+   *     load figures but not in the stacks, and as {@link #SAMPLES_NOT_SELECTED}
+   */
+  public void addSample(int tid, int load, long cpuNs, CallStack stack, boolean selected) {
     samples++;
     samplesAtLoad = grow(samplesAtLoad, load);
     cpuNsAtLoad = grow(cpuNsAtLoad, load);
     samplesAtLoad[load]++;
     cpuNsAtLoad[load] = add(cpuNsAtLoad[load], cpuNs);
+    if (!selected) {
+      addHealth(SAMPLES_NOT_SELECTED, 1);
+      return;
+    }
     long[] w = stacks.computeIfAbsent(new LoadStack(tid, load, stack), k -> new long[2]);
     w[0]++;
     w[1] = add(w[1], cpuNs);

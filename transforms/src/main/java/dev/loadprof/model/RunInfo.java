@@ -38,6 +38,12 @@ public final class RunInfo implements Serializable {
   public String pidSource = "trace";
   /** Number of distinct CPUs seen, and the highest CPU number + 1. */
   public int cpuCount;
+  /**
+   * What the run's blocks are keyed by: "cpu" (sched_switch, a block's cpu is a CPU), "thread"
+   * (per-thread context-switch records, a block's cpu is a tid), or "" when not known (a run read
+   * back from an archive). Not archived, not part of equals.
+   */
+  public String lanes = "";
   public long startNs;
   public long endNs;
   /** Process names: pid to the comm of its main thread (or of its first thread seen). */
@@ -85,6 +91,7 @@ public final class RunInfo implements Serializable {
     c.layout = layout;
     c.pidSource = pidSource;
     c.cpuCount = cpuCount;
+    c.lanes = lanes;
     c.startNs = startNs;
     c.endNs = endNs;
     c.processNames = new TreeMap<>(processNames);

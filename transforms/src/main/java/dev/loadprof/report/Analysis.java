@@ -38,6 +38,7 @@ public final class Analysis {
   private final Map<String, List<StackWeight>> stacksByProcess = new HashMap<>();
   private final ProcessNames names;
   private String nothingLeftNote = "";
+  private String sampleFilter = "";
 
   /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
@@ -81,6 +82,15 @@ public final class Analysis {
    */
   public String nothingLeftNote() {
     return nothingLeftNote;
+  }
+
+  /** The --tid, --cpu and --time selection applied (SampleSelection.describe), or "". */
+  public String sampleFilter() {
+    return sampleFilter;
+  }
+
+  void setSampleFilter(String description) {
+    this.sampleFilter = description;
   }
 
   void setNothingLeftNote(String note) {

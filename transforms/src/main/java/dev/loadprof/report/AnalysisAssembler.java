@@ -80,6 +80,16 @@ public final class AnalysisAssembler {
         : LoadRange.parse(filters.loadRange());
     Analysis analysis = new Analysis(runs, processes, stacks, range,
         GroupBy.parse(filters.groupBy()));
+    analysis.setSampleFilter(filters.samples().describe());
+    if (filters.samples().cpus() != null) {
+      for (RunInfo r : runs) {
+        if (!"cpu".equals(r.lanes)) {
+          r.warnings.add(r.source + ": --cpu selects no sample of this run: it is not read"
+              + " per CPU (" + (r.lanes.isEmpty() ? "a run read back from an archive"
+              : "a per-process recording, read per thread") + "); leave out --cpu to see it");
+        }
+      }
+    }
     analysis.setNothingLeftNote(
         filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1));
     return analysis;

@@ -29,7 +29,9 @@ public final class ConsoleSummary implements TextReport {
       sb.append("Real time at load:\n");
       Text.histogram(sb, h, true, "  ");
       FunctionTable t = FunctionTable.of(a, h);
-      sb.append("Top functions by real time (load filter: ").append(a.loadFilter()).append("):\n");
+      sb.append("Top functions by real time (load filter: ").append(a.loadFilter())
+          .append(a.sampleFilter().isEmpty() ? "" : "; samples: " + a.sampleFilter())
+          .append("):\n");
       sb.append(Text.f("  %7s %7s %8s  %s", "real%", "cpu%", "avgload", "function")).append('\n');
       for (FunctionRow r : t.top(TOP_FUNCTIONS)) {
         sb.append(

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.load.SampleSelection;
 import java.io.Serializable;
 import java.util.Set;
 
@@ -10,11 +11,19 @@ import java.util.Set;
  * @param commRegex only processes whose name matches, or null for all
  * @param loadRange a LoadRange spec for the profile, functions and folded outputs; null = all
  * @param groupBy a GroupBy spec (none, host, comm, run, run:REGEX); null = none
+ * @param samples the --tid, --cpu and --time selection, applied where samples get their load
+ *     (this record only reports it); null = all
  */
-public record Filters(Set<Integer> pids, String commRegex, String loadRange, String groupBy)
-    implements Serializable {
+public record Filters(Set<Integer> pids, String commRegex, String loadRange, String groupBy,
+    SampleSelection samples) implements Serializable {
   public Filters {
     pids = pids == null || pids.isEmpty() ? null : Set.copyOf(pids);
+    samples = samples == null ? SampleSelection.ALL : samples;
+  }
+
+  /** Without a sample selection. */
+  public Filters(Set<Integer> pids, String commRegex, String loadRange, String groupBy) {
+    this(pids, commRegex, loadRange, groupBy, null);
   }
 
   /** Without grouping: the form used before --group-by existed. */

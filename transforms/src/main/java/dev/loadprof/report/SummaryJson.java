@@ -46,6 +46,7 @@ public final class SummaryJson implements Report {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("loadprof_version", VERSION);
     root.put("load_filter", a.loadFilter().toString());
+    root.put("sample_filter", a.sampleFilter().isEmpty() ? "all" : a.sampleFilter());
     ProcessLoad h = a.headline();
     if (h == null) {
       root.putNull("headline");

@@ -169,10 +169,10 @@ class ReportsTest {
     JsonNode root = json(Fixtures.mixed(LoadRange.ALL));
     // Two runs: the many-runs keys follow the original ones (single runs have only those).
     assertEquals(
-        List.of("loadprof_version", "load_filter", "headline", "runs", "run_table", "groups"),
+        List.of("loadprof_version", "load_filter", "sample_filter", "headline", "runs", "run_table", "groups"),
         fieldNames(root));
     assertEquals(
-        List.of("loadprof_version", "load_filter", "headline", "runs"),
+        List.of("loadprof_version", "load_filter", "sample_filter", "headline", "runs"),
         fieldNames(json(Fixtures.classic())));
     assertEquals("0.1.0", root.get("loadprof_version").asText());
     assertEquals("db", root.get("headline").get("comm").asText());
