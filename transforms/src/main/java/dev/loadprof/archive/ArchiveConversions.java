@@ -5,6 +5,7 @@ import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.StackTable;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.CpuStateKind;
 import dev.loadprof.schemas.CpuStateRecord;
@@ -186,6 +187,8 @@ public final class ArchiveConversions {
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);
     run.warnings.addAll(m.getWarnings());
+    // Not stored: a per-thread run says so in its health (thread_lanes); every other is per CPU.
+    run.lanes = run.health.get(TraceHealth.THREAD_LANES) > 0 ? "thread" : "cpu";
     // Not stored: the verdict follows from the facts above, the same way as when parsing.
     run.unusableReason = UnusablePolicy.reasonOf(run);
     return run;

@@ -34,8 +34,8 @@ public record SampleSelection(Set<Integer> tids, Set<Integer> cpus, String time)
   /**
    * The selection for one run.
    *
-   * @param cpuPerSample false when the run's samples carry no CPU (a per-thread recording, or a
-   *     run read back from an archive): then --cpu selects none of them
+   * @param cpuPerSample false when the run's samples carry no CPU (a per-thread recording): then
+   *     --cpu selects none of them
    */
   public Selector forRun(long runStartNs, long runEndNs, boolean cpuPerSample) {
     long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(runStartNs, runEndNs);

@@ -40,8 +40,8 @@ public final class RunInfo implements Serializable {
   public int cpuCount;
   /**
    * What the run's blocks are keyed by: "cpu" (sched_switch, a block's cpu is a CPU), "thread"
-   * (per-thread context-switch records, a block's cpu is a tid), or "" when not known (a run read
-   * back from an archive). Not archived, not part of equals.
+   * (per-thread context-switch records, a block's cpu is a tid), or "" before the run is read.
+   * Not archived as such (an archived run's health says thread_lanes), not part of equals.
    */
   public String lanes = "";
   public long startNs;

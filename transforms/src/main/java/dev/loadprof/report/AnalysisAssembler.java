@@ -85,8 +85,7 @@ public final class AnalysisAssembler {
       for (RunInfo r : runs) {
         if (!"cpu".equals(r.lanes)) {
           r.warnings.add(r.source + ": --cpu selects no sample of this run: it is not read"
-              + " per CPU (" + (r.lanes.isEmpty() ? "a run read back from an archive"
-              : "a per-process recording, read per thread") + "); leave out --cpu to see it");
+              + " per CPU (a per-process recording, read per thread); leave out --cpu to see it");
         }
       }
     }
