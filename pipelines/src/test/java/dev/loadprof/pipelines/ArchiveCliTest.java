@@ -255,6 +255,21 @@ class ArchiveCliTest {
         run.err());
   }
 
+  /** -C selects samples by CPU in archived runs as in their traces (their blocks are per CPU). */
+  @Test
+  void theCpuFilterOnAnArchiveEqualsItOnTheTraces() throws IOException {
+    Path fromTraces = tmp.resolve("cpu1-traces");
+    Path fromArchive = tmp.resolve("cpu1-archive");
+    assertEquals(0, cli("analyze", "--out", fromTraces.toString(), "-C", "1", phases, mixed)
+        .code());
+    Run run = cli("analyze", "--out", fromArchive.toString(), "-C", "1", archive.toString());
+    assertEquals(0, run.code(), run.err());
+    for (String name : List.of("functions.txt", "flame.folded", "profile.pb.gz")) {
+      assertArrayEquals(Files.readAllBytes(fromTraces.resolve(name)),
+          Files.readAllBytes(fromArchive.resolve(name)), name);
+    }
+  }
+
   /** An archive of a format this loadprof does not know is neither read nor added to. */
   @Test
   void anArchiveOfAnUnknownFormatIsRefused() throws IOException {
