@@ -181,5 +181,29 @@ class RecordIT {
         assertEquals(fromText.file(file), fromData.file(file), split + ": " + file);
       }
     }
+    // perf.data knows the build ids of the objects it sampled; pprof's mappings carry them.
+    // The text trace has none, so its mappings have none.
+    java.util.Map<String, String> stated = dev.loadprof.perfdata.BuildIds.read(data);
+    java.util.Map<String, String> inData = buildIdsOf(out.resolve("from-data-time"));
+    String workload = Path.of(mixed()).toRealPath().toString();
+    assertTrue(stated.containsKey(workload), stated.toString());
+    assertEquals(stated.get(workload), inData.get(workload), inData.toString());
+    assertTrue(inData.keySet().stream().filter(stated::containsKey)
+        .allMatch(f -> stated.get(f).equals(inData.get(f))), inData + " vs " + stated);
+    assertTrue(buildIdsOf(out.resolve("from-text")).values().stream().allMatch(String::isEmpty));
+  }
+
+  /** Mapping file name -> build id ("" when none) of a profile.pb.gz. */
+  static java.util.Map<String, String> buildIdsOf(Path outDir) throws IOException {
+    com.google.perftools.profiles.ProfileProto.Profile p;
+    try (java.io.InputStream in = new java.util.zip.GZIPInputStream(
+        Files.newInputStream(outDir.resolve("profile.pb.gz")))) {
+      p = com.google.perftools.profiles.ProfileProto.Profile.parseFrom(in);
+    }
+    java.util.Map<String, String> ids = new java.util.TreeMap<>();
+    for (com.google.perftools.profiles.ProfileProto.Mapping m : p.getMappingList()) {
+      ids.put(p.getStringTable((int) m.getFilename()), p.getStringTable((int) m.getBuildId()));
+    }
+    return ids;
   }
 }

@@ -8,6 +8,7 @@ import dev.loadprof.report.Printable;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.perfdata.BuildIds;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
@@ -20,7 +21,9 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.ZipException;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
@@ -112,11 +115,13 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       PerfScriptParser parser = new PerfScriptParser();
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
+      TreeMap<String, String> buildIds = new TreeMap<>();
       try {
         if (pieces.get(0).isPerfData()) {
           try (Reader text = PieceTexts.open(pieces)) {
             parser.read(text, builder);
           }
+          buildIds = BuildIds.read(Path.of(path));
         } else {
           readText(path, parser, builder);
         }
@@ -129,6 +134,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         PieceTexts.delete(pieces);
       }
       RunInfo info = builder.finish();
+      info.buildIds = buildIds;
       parser.describeRun(info);
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());

@@ -48,6 +48,11 @@ public final class RunInfo implements Serializable {
   public long endNs;
   /** Process names: pid to the comm of its main thread (or of its first thread seen). */
   public TreeMap<Integer, String> processNames = new TreeMap<>();
+  /**
+   * Build ids by object path, as a perf.data file states them (perf buildid-list); empty for text
+   * traces, which carry none. Not archived, not part of equals.
+   */
+  public TreeMap<String, String> buildIds = new TreeMap<>();
   public TraceHealth health = new TraceHealth();
   /** Loud, human-readable warnings, e.g. that switches were lost to frequency sampling. */
   public List<String> warnings = new ArrayList<>();
@@ -95,6 +100,7 @@ public final class RunInfo implements Serializable {
     c.startNs = startNs;
     c.endNs = endNs;
     c.processNames = new TreeMap<>(processNames);
+    c.buildIds = new TreeMap<>(buildIds);
     c.health.addAll(health);
     c.warnings = new ArrayList<>(warnings);
     c.unusableReason = unusableReason;

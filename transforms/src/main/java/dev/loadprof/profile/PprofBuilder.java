@@ -75,6 +75,17 @@ public final class PprofBuilder {
     processes.forEach(process -> runsInProfile.add(process.runId));
   }
 
+  /** The object's build id as the first run that knows it states it (perf.data only). */
+  private String buildIdOf(String file) {
+    for (RunInfo r : runs) {
+      String id = r.buildIds.get(file);
+      if (id != null) {
+        return id;
+      }
+    }
+    return null;
+  }
+
   public Profile build() {
     Index strings = new Index();
     Profile.Builder p = Profile.newBuilder();
@@ -95,8 +106,13 @@ public final class PprofBuilder {
       long id = mappingIds.size() + 1;
       mappingIds.put(file, id);
       // Symbolized already: pprof must not look for the binaries to symbolize them again.
-      p.addMapping(
-          Mapping.newBuilder().setId(id).setFilename(strings.id(file)).setHasFunctions(true));
+      Mapping.Builder mapping =
+          Mapping.newBuilder().setId(id).setFilename(strings.id(file)).setHasFunctions(true);
+      String buildId = buildIdOf(file);
+      if (buildId != null) {
+        mapping.setBuildId(strings.id(buildId));
+      }
+      p.addMapping(mapping);
     }
 
     // One location per distinct frame, i.e. per (address, mapping) as long as an address names
