@@ -191,6 +191,11 @@ class RecordIT {
     assertTrue(inData.keySet().stream().filter(stated::containsKey)
         .allMatch(f -> stated.get(f).equals(inData.get(f))), inData + " vs " + stated);
     assertTrue(buildIdsOf(out.resolve("from-text")).values().stream().allMatch(String::isEmpty));
+    // An archive of the recording keeps them.
+    Path archive = out.resolve("archive");
+    E2e.cli("archive", "--out", archive.toString(), data.toString()).assertOk();
+    E2e.analyze(out.resolve("from-archive"), archive.toString()).assertOk();
+    assertEquals(inData, buildIdsOf(out.resolve("from-archive")));
   }
 
   /** Mapping file name -> build id ("" when none) of a profile.pb.gz. */

@@ -152,6 +152,7 @@ public final class ArchiveConversions {
         .setPidSource(run.pidSource)
         .setWindowNs(storage.windowNs())
         .setProcessNames(names)
+        .setBuildIds(new HashMap<>(run.buildIds))
         .setHealth(new HashMap<>(run.health.counters()))
         .setMalformedExamples(new ArrayList<>(run.health.malformedExamples()))
         .setWarnings(new ArrayList<>(run.warnings))
@@ -183,6 +184,7 @@ public final class ArchiveConversions {
     run.startNs = m.getStartNs();
     run.endNs = m.getEndNs();
     m.getProcessNames().forEach((pid, name) -> run.processNames.put(Integer.parseInt(pid), name));
+    m.getBuildIds().forEach((file, id) -> run.buildIds.put(file, id));
     // Sorted, as TraceHealth keeps them; zero counters were never stored.
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);

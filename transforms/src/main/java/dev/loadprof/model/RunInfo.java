@@ -50,7 +50,7 @@ public final class RunInfo implements Serializable {
   public TreeMap<Integer, String> processNames = new TreeMap<>();
   /**
    * Build ids by object path, as a perf.data file states them (perf buildid-list); empty for text
-   * traces, which carry none. Not archived, not part of equals.
+   * traces, which carry none. Archived (manifest build_ids); not part of equals.
    */
   public TreeMap<String, String> buildIds = new TreeMap<>();
   public TraceHealth health = new TraceHealth();

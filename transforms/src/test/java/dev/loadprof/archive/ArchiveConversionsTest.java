@@ -85,6 +85,8 @@ class ArchiveConversionsTest {
   void runInfoRoundTripsThroughManifest(String trace) throws IOException {
     RunInfo run = parse(trace, 1_000_000_000L).run();
     run.warnings.add(0, "UNUSABLE: pretend");
+    run.buildIds.put("/usr/lib/x86_64-linux-gnu/libc.so.6",
+        "93ac61ec5a8eb1396f9fbd350e3169a558528a40");
     RunManifestRecord manifest = ArchiveConversions.toManifest(run,
         new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 3,
             List.of(new BlockFileRecord("blocks/x/j-00000.avro", 12L)), "2026-11-20", "job1"));
@@ -104,6 +106,7 @@ class ArchiveConversionsTest {
     assertEquals(run, back);
     assertEquals(run.health.counters().toString(), back.health.counters().toString());
     assertEquals(run.processNames.toString(), back.processNames.toString());
+    assertEquals(run.buildIds, back.buildIds);
   }
 
   @Test
