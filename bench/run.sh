@@ -12,6 +12,9 @@
 #                              S3 server (S3Mock), in one run: records/s per core, bytes/record
 #   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
 #                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
+#   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
+#                              garbage (binary and text) and the shipped example (medians), then
+#                              where the example's start-up goes (class-load timeline, CPU by thread)
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -186,6 +189,8 @@ stores() {
   for f in profile.pb.gz histogram.txt functions.txt flame.folded; do
     cmp -s "$work/stores-out-local/$f" "$work/stores-out-s3/$f" || echo "OUTPUTS DIFFER: $f"
   done
+}
+
 # Records `mixed ITERS 2` system-wide at 20 kHz (>= 1M records for ITERS=4000), then times the
 # decoder on it (3 rounds, medians) and loadprof analyze end to end with 1 piece vs the default.
 decode() {
@@ -211,7 +216,90 @@ decode() {
     && echo "outputs identical"
 }
 
+# Wall seconds of ./loadprof for each case; the cases interleaved, ROUNDS rounds, medians.
+startup_cases() {
+  local rounds="$1" garbage="$work/startup-garbage.bin" text="$work/startup-garbage.txt.gz"
+  [ -f "$garbage" ] || head -c 200000 /dev/urandom >"$garbage"
+  [ -f "$text" ] || seq -f 'this is not a perf script record %g' 2000 | gzip >"$text"
+  local -a names=(help bad-option missing garbage-binary garbage-text example)
+  local -a cmds=("--help" "analyze --nosuch examples/phases.txt.gz"
+    "analyze $work/startup-missing.txt.gz" "analyze -o $work/startup-out $garbage"
+    "analyze -o $work/startup-out $text" "analyze -o $work/startup-out examples/phases.txt.gz")
+  declare -A times codes
+  for round in $(seq "$rounds"); do
+    for k in "${!names[@]}"; do
+      local t0 t1 rc=0
+      t0=$(date +%s.%N)
+      # shellcheck disable=SC2086
+      ./loadprof ${cmds[$k]} >"$work/startup-${names[$k]}.log" 2>&1 || rc=$?
+      t1=$(date +%s.%N)
+      times[${names[$k]}]+="$(echo "$t1 - $t0" | bc) "
+      codes[${names[$k]}]=$rc
+    done
+  done
+  for name in "${names[@]}"; do
+    printf '%-15s exit %s  median %5.2f s  (rounds: %s)\n' "$name" "${codes[$name]}" \
+      "$(echo "${times[$name]}" | tr ' ' '\n' | grep . | median)" "${times[$name]% }"
+  done
+  echo "uptime: $(uptime)"
+}
+
+# One run of the example with the class-load timeline: when each phase's first class loads.
+startup_timeline() {
+  local log="$work/startup-classes.txt"
+  LOADPROF_JAVA_OPTS="${LOADPROF_JAVA_OPTS:--Xmx2g} -Xlog:class+load:file=$log:uptime" \
+    ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
+  echo "class-load timeline of one example run ($(grep -c . "$log") classes loaded):"
+  local phase class
+  while IFS='|' read -r phase class; do
+    printf '  %-52s %ss\n' "$phase" "$(grep -m1 "\] $class " "$log" | sed 's/^\[\([0-9.]*\)s\].*/\1/')"
+  done <<'PHASES'
+JVM up, main class loaded|dev.loadprof.cli.LoadprofCli
+picocli command tree built, analyze chosen|dev.loadprof.cli.PipelineOptionArgs
+Beam options registry (PipelineOptionsFactory) starts|org.apache.beam.sdk.options.PipelineOptionsFactory
+options done, inputs checked|dev.loadprof.cli.Inputs
+pipeline construction starts|dev.loadprof.pipelines.AnalyzePipeline
+first trace line parsed|dev.loadprof.parse.PerfScriptParser
+job ended, outcome reported|dev.loadprof.cli.JobOutcome
+PHASES
+  echo "  last class loaded                                    $(tail -1 "$log" | sed 's/^\[\([0-9.]*\)s\].*/\1/')s"
+}
+
+# CPU samples (1 ms) of one example run by async-profiler (its agent ships in lib/), by thread kind.
+startup_cpu() {
+  local so="$work/libasyncProfiler.so" out="$work/startup-cpu.collapsed"
+  [ -f "$so" ] || unzip -q -o -j pipelines/target/lib/async-profiler-*.jar linux-x64/libasyncProfiler.so -d "$work"
+  LOADPROF_JAVA_OPTS="${LOADPROF_JAVA_OPTS:--Xmx2g} -agentpath:$so=start,event=cpu,interval=1ms,threads,file=$out,collapsed" \
+    ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
+  python3 - "$out" <<'PY'
+import collections, sys
+kinds = collections.Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    thread = stack.split(";", 1)[0].strip("[]")
+    if "C2 Compiler" in thread or "C1 Compiler" in thread: k = "JIT compiler threads"
+    elif thread.startswith("main"): k = "main thread (CLI, options, pipeline construction)"
+    elif "GC" in thread or "G1" in thread: k = "GC threads"
+    elif "direct-runner" in thread or "pool" in thread: k = "DirectRunner worker threads"
+    else: k = "other (" + thread.split("-")[0][:20] + ")"
+    kinds[k] += int(n)
+total = sum(kinds.values())
+print("CPU samples of one example run: %.2f CPU-s" % (total / 1000))
+for k, n in kinds.most_common(8):
+    print("  %-52s %5.2f s  %3.0f %%" % (k, n / 1000, 100 * n / total))
+PY
+}
+
+startup() {
+  # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
+  ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
+  startup_cases "${1:-3}"
+  startup_timeline
+  startup_cpu
+}
+
 case "${1:-}" in
+  startup) shift; startup "$@" ;;
   decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -219,5 +307,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,14p "$0"; exit 2 ;;
+  *) sed -n 2,17p "$0"; exit 2 ;;
 esac
