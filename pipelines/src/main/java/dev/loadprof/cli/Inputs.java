@@ -120,7 +120,7 @@ final class Inputs {
     return files;
   }
 
-  private static UsageException noSuchTrace(String spec) {
+  static UsageException noSuchTrace(String spec) {
     return new UsageException("no such trace: " + spec
         + " (give perf script output, plain or .gz)");
   }
