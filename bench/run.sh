@@ -257,9 +257,9 @@ startup_timeline() {
 JVM up, main class loaded|dev.loadprof.cli.LoadprofCli
 picocli command tree built, analyze chosen|dev.loadprof.cli.PipelineOptionArgs
 Beam options registry (PipelineOptionsFactory) starts|org.apache.beam.sdk.options.PipelineOptionsFactory
-options done, inputs checked|dev.loadprof.cli.Inputs
+options done, output directory checked|dev.loadprof.cli.OutputDir
 pipeline construction starts|dev.loadprof.pipelines.AnalyzePipeline
-first trace line parsed|dev.loadprof.parse.PerfScriptParser
+job running: the trace is opened|dev.loadprof.beam.ParseTraces$ParseFn$ProgressStream
 job ended, outcome reported|dev.loadprof.cli.JobOutcome
 PHASES
   echo "  last class loaded                                    $(tail -1 "$log" | sed 's/^\[\([0-9.]*\)s\].*/\1/')s"
@@ -290,10 +290,41 @@ for k, n in kinds.most_common(8):
 PY
 }
 
+# The example with the launcher's start-up settings off and on, interleaved in one run (medians):
+# the ratios hold even when other jobs load the machine.
+startup_settings() {
+  local rounds="$1"
+  local -a names=("no CDS, C2 (as before)" "CDS archive" "C1 only" "CDS archive + C1 (default)")
+  local -a envs=("LOADPROF_CDS=off LOADPROF_C1_BELOW_MB=0" "LOADPROF_C1_BELOW_MB=0"
+    "LOADPROF_CDS=off" "LOADPROF_CDS=on")
+  declare -A times
+  for round in $(seq "$rounds"); do
+    for k in "${!names[@]}"; do
+      local t0 t1
+      t0=$(date +%s.%N)
+      env ${envs[$k]} ./loadprof analyze -o "$work/startup-out-$k" examples/phases.txt.gz \
+        >"$work/startup-settings-$k.log" 2>&1
+      t1=$(date +%s.%N)
+      times[$k]+="$(echo "$t1 - $t0" | bc) "
+    done
+  done
+  local base; base=$(echo "${times[0]}" | tr ' ' '\n' | grep . | median)
+  for k in "${!names[@]}"; do
+    local m; m=$(echo "${times[$k]}" | tr ' ' '\n' | grep . | median)
+    printf '%-28s median %5.2f s  %4.2fx of before  (rounds: %s)\n' "${names[$k]}" "$m" \
+      "$(echo "$m / $base" | bc -l)" "${times[$k]% }"
+    for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json report.html; do
+      cmp -s "$work/startup-out-0/$f" "$work/startup-out-$k/$f" || echo "  OUTPUT DIFFERS: $f"
+    done
+  done
+  echo "uptime: $(uptime)"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
   startup_cases "${1:-3}"
+  startup_settings "${1:-3}"
   startup_timeline
   startup_cpu
 }
