@@ -12,6 +12,8 @@
 #                              S3 server (S3Mock), in one run: records/s per core, bytes/record
 #   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
 #                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
+#   bench/run.sh gzip [ROUNDS]  parsing a .gz trace with decompression on the parsing thread vs on a
+#                              read-ahead thread (plain Java), then analyze end to end both ways
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
@@ -320,6 +322,33 @@ startup_settings() {
   echo "uptime: $(uptime)"
 }
 
+# A 64-CPU 3 s trace (165 MB of text) gzipped; the parse step's plain-Java work on it with
+# and without the read-ahead thread, then ./loadprof analyze both ways (interleaved, medians).
+gzip_read_ahead() {
+  local rounds="${1:-3}" dir="$work/gzip"
+  build
+  mkdir -p "$dir"
+  [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
+  [ -f "$dir/base.txt.gz" ] || gzip -k "$dir/base.txt"
+  ls -l "$dir/base.txt" "$dir/base.txt.gz"
+  java -Xmx1g -cp "$(classpath)" dev.loadprof.bench.GzipReadAhead "$dir/base.txt.gz" "$rounds"
+  declare -A times
+  for round in $(seq "$rounds"); do
+    for ahead in false true; do
+      t=$(LOADPROF_JAVA_OPTS="-Xmx2g -Dloadprof.readAhead=$ahead" timed "$work/gzip-$ahead.log" \
+        ./loadprof analyze -o "$work/gzip-out-$ahead" "$dir/base.txt.gz")
+      times[$ahead]+="$t "
+    done
+  done
+  for ahead in false true; do
+    echo "analyze end to end, read-ahead $ahead: median $(echo "${times[$ahead]}" | tr ' ' '\n' | grep . | median) s (rounds: ${times[$ahead]% })"
+  done
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
+    cmp -s "$work/gzip-out-false/$f" "$work/gzip-out-true/$f" || echo "OUTPUT DIFFERS: $f"
+  done
+  echo "uptime: $(uptime)"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -331,6 +360,7 @@ startup() {
 
 case "${1:-}" in
   startup) shift; startup "$@" ;;
+  gzip) shift; gzip_read_ahead "$@" ;;
   decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -338,5 +368,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,17p "$0"; exit 2 ;;
+  *) sed -n 2,19p "$0"; exit 2 ;;
 esac
