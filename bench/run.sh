@@ -12,8 +12,9 @@
 #                              S3 server (S3Mock), in one run: records/s per core, bytes/record
 #   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
 #                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
-#   bench/run.sh gzip [ROUNDS]  parsing a .gz trace with decompression on the parsing thread vs on a
-#                              read-ahead thread (plain Java), then analyze end to end both ways
+#   bench/run.sh gzip [ROUNDS] [FILE.gz]  parsing a .gz trace (default: a synthetic one) with
+#                              decompression on the parsing thread vs on a read-ahead thread
+#                              (plain Java), then analyze end to end both ways
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
@@ -325,18 +326,21 @@ startup_settings() {
 # A 64-CPU 3 s trace (165 MB of text) gzipped; the parse step's plain-Java work on it with
 # and without the read-ahead thread, then ./loadprof analyze both ways (interleaved, medians).
 gzip_read_ahead() {
-  local rounds="${1:-3}" dir="$work/gzip"
+  local rounds="${1:-3}" dir="$work/gzip" file="${2:-}"
   build
-  mkdir -p "$dir"
-  [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
-  [ -f "$dir/base.txt.gz" ] || gzip -k "$dir/base.txt"
-  ls -l "$dir/base.txt" "$dir/base.txt.gz"
-  java -Xmx1g -cp "$(classpath)" dev.loadprof.bench.GzipReadAhead "$dir/base.txt.gz" "$rounds"
+  if [ -z "$file" ]; then
+    mkdir -p "$dir"
+    [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
+    [ -f "$dir/base.txt.gz" ] || gzip -k "$dir/base.txt"
+    file="$dir/base.txt.gz"
+  fi
+  ls -l "$file"
+  java -Xmx1g -cp "$(classpath)" dev.loadprof.bench.GzipReadAhead "$file" "$rounds"
   declare -A times
   for round in $(seq "$rounds"); do
     for ahead in false true; do
       t=$(LOADPROF_JAVA_OPTS="-Xmx2g -Dloadprof.readAhead=$ahead" timed "$work/gzip-$ahead.log" \
-        ./loadprof analyze -o "$work/gzip-out-$ahead" "$dir/base.txt.gz")
+        ./loadprof analyze -o "$work/gzip-out-$ahead" "$file")
       times[$ahead]+="$t "
     done
   done
