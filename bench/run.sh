@@ -15,6 +15,9 @@
 #   bench/run.sh gzip [ROUNDS] [FILE.gz]  parsing a .gz trace (default: a synthetic one) with
 #                              decompression on the parsing thread vs on a read-ahead thread
 #                              (plain Java), then analyze end to end both ways
+#   bench/run.sh cliff [GB]     the memory cliff: one GB-sized trace with the defaults (DirectRunner)
+#                              and on embedded Flink, wall and max RSS (/usr/bin/time -v), and
+#                              the time to read the file (cat | wc -l) for scale
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
@@ -353,6 +356,29 @@ gzip_read_ahead() {
   echo "uptime: $(uptime)"
 }
 
+cliff() {
+  local gb="${1:-1}" file
+  build
+  file="$work/cliff-${gb}g.txt"
+  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
+  ls -l "$file"
+  local t0 t1
+  t0=$(date +%s.%N); wc -l <"$file" >/dev/null; t1=$(date +%s.%N)
+  echo "cat | wc -l: $(echo "$t1 - $t0" | bc) s"
+  for runner in direct flink; do
+    rm -rf "$work/cliff-out-$runner"
+    t0=$(date +%s.%N)
+    /usr/bin/time -v ./loadprof analyze --runner "$runner" -o "$work/cliff-out-$runner" "$file" \
+      >"$work/cliff-$runner.log" 2>"$work/cliff-$runner.time" || echo "$runner: exit $?"
+    t1=$(date +%s.%N)
+    echo "$runner: wall $(echo "$t1 - $t0" | bc) s, $(grep -E 'Maximum resident' "$work/cliff-$runner.time" | sed 's/^\s*//')"
+  done
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
+    cmp -s "$work/cliff-out-direct/$f" "$work/cliff-out-flink/$f" || echo "OUTPUT DIFFERS: $f"
+  done
+  echo "uptime: $(uptime)"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -365,6 +391,7 @@ startup() {
 case "${1:-}" in
   startup) shift; startup "$@" ;;
   gzip) shift; gzip_read_ahead "$@" ;;
+  cliff) shift; cliff "$@" ;;
   decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -372,5 +399,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,19p "$0"; exit 2 ;;
+  *) sed -n 2,23p "$0"; exit 2 ;;
 esac
