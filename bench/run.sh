@@ -15,8 +15,8 @@
 #   bench/run.sh gzip [ROUNDS] [FILE.gz]  parsing a .gz trace (default: a synthetic one) with
 #                              decompression on the parsing thread vs on a read-ahead thread
 #                              (plain Java), then analyze end to end both ways
-#   bench/run.sh cliff [GB]     the memory cliff: one GB-sized trace with the defaults (DirectRunner)
-#                              and on embedded Flink, wall and max RSS (/usr/bin/time -v), and
+#   bench/run.sh cliff [GB]     the memory cliff: one GB-sized trace with the launcher's choice, on
+#                              the DirectRunner and on embedded Flink, wall and max RSS, and
 #                              the time to read the file (cat | wc -l) for scale
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
@@ -365,16 +365,21 @@ cliff() {
   local t0 t1
   t0=$(date +%s.%N); wc -l <"$file" >/dev/null; t1=$(date +%s.%N)
   echo "cat | wc -l: $(echo "$t1 - $t0" | bc) s"
-  for runner in direct flink; do
+  for runner in default direct flink; do
+    local choice=(--runner "$runner")
+    [ "$runner" = default ] && choice=() # what the launcher chooses by size
     rm -rf "$work/cliff-out-$runner"
     t0=$(date +%s.%N)
-    /usr/bin/time -v ./loadprof analyze --runner "$runner" -o "$work/cliff-out-$runner" "$file" \
+    /usr/bin/time -v ./loadprof analyze "${choice[@]}" -o "$work/cliff-out-$runner" "$file" \
       >"$work/cliff-$runner.log" 2>"$work/cliff-$runner.time" || echo "$runner: exit $?"
     t1=$(date +%s.%N)
     echo "$runner: wall $(echo "$t1 - $t0" | bc) s, $(grep -E 'Maximum resident' "$work/cliff-$runner.time" | sed 's/^\s*//')"
+    grep -h "running on embedded Flink" "$work/cliff-$runner.time" || true
   done
   for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
-    cmp -s "$work/cliff-out-direct/$f" "$work/cliff-out-flink/$f" || echo "OUTPUT DIFFERS: $f"
+    for runner in default flink; do
+      cmp -s "$work/cliff-out-direct/$f" "$work/cliff-out-$runner/$f" || echo "OUTPUT DIFFERS: $runner $f"
+    done
   done
   echo "uptime: $(uptime)"
 }
