@@ -15,7 +15,7 @@
 #   bench/run.sh gzip [ROUNDS] [FILE.gz]  parsing a .gz trace (default: a synthetic one) with
 #                              decompression on the parsing thread vs on a read-ahead thread
 #                              (plain Java), then analyze end to end both ways
-#   bench/run.sh cliff [GB]     the memory cliff: one GB-sized trace with the launcher's choice, on
+#   bench/run.sh cliff [GB] [gz] the memory cliff: one GB-sized trace with the launcher's choice, on
 #                              the DirectRunner and on embedded Flink, wall and max RSS, and
 #                              the time to read the file (cat | wc -l) for scale
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
@@ -359,12 +359,7 @@ gzip_read_ahead() {
 cliff() {
   local gb="${1:-1}" file
   build
-  file="$work/cliff-${gb}g.txt"
-  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
-  ls -l "$file"
-  local t0 t1
-  t0=$(date +%s.%N); wc -l <"$file" >/dev/null; t1=$(date +%s.%N)
-  echo "cat | wc -l: $(echo "$t1 - $t0" | bc) s"
+XX
   for runner in default direct flink; do
     local choice=(--runner "$runner")
     [ "$runner" = default ] && choice=() # what the launcher chooses by size
