@@ -359,7 +359,19 @@ gzip_read_ahead() {
 cliff() {
   local gb="${1:-1}" file
   build
-XX
+  file="$work/cliff-${gb}g.txt"
+  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
+  local t0 t1
+  if [ "${2:-}" = gz ]; then # the issue's setting: a gzipped trace, against zcat | wc -l
+    [ -f "$file.gz" ] || gzip -1 -k "$file"
+    file="$file.gz"
+    t0=$(date +%s.%N); zcat "$file" | wc -l >/dev/null; t1=$(date +%s.%N)
+    echo "zcat | wc -l: $(echo "$t1 - $t0" | bc) s"
+  else
+    t0=$(date +%s.%N); wc -l <"$file" >/dev/null; t1=$(date +%s.%N)
+    echo "wc -l: $(echo "$t1 - $t0" | bc) s"
+  fi
+  ls -lL "$file"
   for runner in default direct flink; do
     local choice=(--runner "$runner")
     [ "$runner" = default ] && choice=() # what the launcher chooses by size
