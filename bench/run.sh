@@ -300,7 +300,7 @@ PY
 # the ratios hold even when other jobs load the machine.
 startup_settings() {
   local rounds="$1"
-  local -a names=("no CDS, C2 (as before)" "CDS archive" "C1 only" "CDS archive + C1 (default)")
+  local -a names=("no CDS, C2, G1 (as before)" "CDS archive" "C1 + serial GC" "CDS + C1 + serial GC (default)")
   local -a envs=("LOADPROF_CDS=off LOADPROF_C1_BELOW_MB=0" "LOADPROF_C1_BELOW_MB=0"
     "LOADPROF_CDS=off" "LOADPROF_CDS=on")
   declare -A times
