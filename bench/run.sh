@@ -10,10 +10,17 @@
 #                              checked against the generator's known answers
 #   bench/run.sh stores [N]    archive and analyze of N 64-CPU runs, on local disk and on a local
 #                              S3 server (S3Mock), in one run: records/s per core, bytes/record
-#   bench/run.sh startup [N]   wall time of short CLI calls (help, missing file, bad option,
-#                              garbage file, the example), N interleaved rounds, medians
 #   bench/run.sh decode [ITERS] perf.data decoding: one perf script vs time slices vs CPU pieces
 #                              in parallel, on a recording of `mixed ITERS` at 20 kHz (root, perf)
+#   bench/run.sh gzip [ROUNDS] [FILE.gz]  parsing a .gz trace (default: a synthetic one) with
+#                              decompression on the parsing thread vs on a read-ahead thread
+#                              (plain Java), then analyze end to end both ways
+#   bench/run.sh cliff [GB] [gz] the memory cliff: one GB-sized trace with the launcher's choice, on
+#                              the DirectRunner and on embedded Flink, wall and max RSS, and
+#                              the time to read the file (cat | wc -l) for scale
+#   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
+#                              garbage (binary and text) and the shipped example (medians), then
+#                              where the example's start-up goes (class-load timeline, CPU by thread)
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -215,43 +222,194 @@ decode() {
     && echo "outputs identical"
 }
 
-startup() {
-  local rounds="${1:-5}"
-  ./loadprof --version >/dev/null # builds on first use, outside the timings
-  head -c 3000 /dev/urandom >"$work/garbage.bin"
-  local -A cmd=(
-    [help]="./loadprof --help"
-    [bad_option]="./loadprof analyze --pid abc examples/phases.txt.gz"
-    [missing_file]="./loadprof analyze -o $work/startup-out $work/no-such-trace.txt"
-    [garbage_file]="./loadprof analyze -o $work/startup-out $work/garbage.bin"
-    [example]="./loadprof analyze -o $work/startup-out examples/phases.txt.gz"
-  )
-  local names=(help bad_option missing_file garbage_file example)
-  local -A times=()
-  for ((r = 0; r < rounds; r++)); do
-    for n in "${names[@]}"; do
-      local t0 t1
-      t0=$(date +%s%N)
-      ${cmd[$n]} >/dev/null 2>&1 || true
-      t1=$(date +%s%N)
-      times[$n]+="$(( (t1 - t0) / 1000000 )) "
+# Wall seconds of ./loadprof for each case; the cases interleaved, ROUNDS rounds, medians.
+startup_cases() {
+  local rounds="$1" garbage="$work/startup-garbage.bin" text="$work/startup-garbage.txt.gz"
+  [ -f "$garbage" ] || head -c 200000 /dev/urandom >"$garbage"
+  [ -f "$text" ] || seq -f 'this is not a perf script record %g' 2000 | gzip >"$text"
+  local -a names=(help bad-option missing garbage-binary garbage-text example)
+  local -a cmds=("--help" "analyze --nosuch examples/phases.txt.gz"
+    "analyze $work/startup-missing.txt.gz" "analyze -o $work/startup-out $garbage"
+    "analyze -o $work/startup-out $text" "analyze -o $work/startup-out examples/phases.txt.gz")
+  declare -A times codes
+  for round in $(seq "$rounds"); do
+    for k in "${!names[@]}"; do
+      local t0 t1 rc=0
+      t0=$(date +%s.%N)
+      # shellcheck disable=SC2086
+      ./loadprof ${cmds[$k]} >"$work/startup-${names[$k]}.log" 2>&1 || rc=$?
+      t1=$(date +%s.%N)
+      times[${names[$k]}]+="$(echo "$t1 - $t0" | bc) "
+      codes[${names[$k]}]=$rc
     done
   done
-  echo "startup: $rounds interleaved rounds, medians (ms); $(uptime | sed 's/.*load/load/')"
-  for n in "${names[@]}"; do
-    printf '  %-13s %6s ms   (%s)\n' "$n" "$(tr ' ' '\n' <<<"${times[$n]}" | grep . | median)" \
-      "${times[$n]% }"
+  for name in "${names[@]}"; do
+    printf '%-15s exit %s  median %5.2f s  (rounds: %s)\n' "$name" "${codes[$name]}" \
+      "$(echo "${times[$name]}" | tr ' ' '\n' | grep . | median)" "${times[$name]% }"
   done
+  echo "uptime: $(uptime)"
+}
+
+# One run of the example with the class-load timeline: when each phase's first class loads.
+startup_timeline() {
+  local log="$work/startup-classes.txt"
+  LOADPROF_JAVA_OPTS="${LOADPROF_JAVA_OPTS:--Xmx2g} -Xlog:class+load:file=$log:uptime" \
+    ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
+  echo "class-load timeline of one example run ($(grep -c . "$log") classes loaded):"
+  local phase class
+  while IFS='|' read -r phase class; do
+    printf '  %-52s %ss\n' "$phase" "$(grep -m1 "\] $class " "$log" | sed 's/^\[\([0-9.]*\)s\].*/\1/')"
+  done <<'PHASES'
+JVM up, main class loaded|dev.loadprof.cli.LoadprofCli
+picocli command tree built, analyze chosen|dev.loadprof.cli.PipelineOptionArgs
+Beam options registry (PipelineOptionsFactory) starts|org.apache.beam.sdk.options.PipelineOptionsFactory
+options done, output directory checked|dev.loadprof.cli.OutputDir
+pipeline construction starts|dev.loadprof.pipelines.AnalyzePipeline
+job running: the trace is opened|dev.loadprof.beam.ParseTraces$ParseFn$ProgressStream
+job ended, outcome reported|dev.loadprof.cli.JobOutcome
+PHASES
+  echo "  last class loaded                                    $(tail -1 "$log" | sed 's/^\[\([0-9.]*\)s\].*/\1/')s"
+}
+
+# CPU samples (1 ms) of one example run by async-profiler (its agent ships in lib/), by thread kind.
+startup_cpu() {
+  local so="$work/libasyncProfiler.so" out="$work/startup-cpu.collapsed"
+  [ -f "$so" ] || unzip -q -o -j pipelines/target/lib/async-profiler-*.jar linux-x64/libasyncProfiler.so -d "$work"
+  LOADPROF_JAVA_OPTS="${LOADPROF_JAVA_OPTS:--Xmx2g} -agentpath:$so=start,event=cpu,interval=1ms,threads,file=$out,collapsed" \
+    ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
+  python3 - "$out" <<'PY'
+import collections, sys
+kinds = collections.Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    thread = stack.split(";", 1)[0].strip("[]")
+    if "C2 Compiler" in thread or "C1 Compiler" in thread: k = "JIT compiler threads"
+    elif thread.startswith("main"): k = "main thread (CLI, options, pipeline construction)"
+    elif "GC" in thread or "G1" in thread: k = "GC threads"
+    elif "direct-runner" in thread or "pool" in thread: k = "DirectRunner worker threads"
+    else: k = "other (" + thread.split("-")[0][:20] + ")"
+    kinds[k] += int(n)
+total = sum(kinds.values())
+print("CPU samples of one example run: %.2f CPU-s" % (total / 1000))
+for k, n in kinds.most_common(8):
+    print("  %-52s %5.2f s  %3.0f %%" % (k, n / 1000, 100 * n / total))
+PY
+}
+
+# The example with the launcher's start-up settings off and on, interleaved in one run (medians):
+# the ratios hold even when other jobs load the machine.
+startup_settings() {
+  local rounds="$1"
+  local -a names=("no CDS, C2, G1 (as before)" "CDS archive" "C1 + serial GC" "CDS + C1 + serial GC (default)")
+  local -a envs=("LOADPROF_CDS=off LOADPROF_C1_BELOW_MB=0" "LOADPROF_C1_BELOW_MB=0"
+    "LOADPROF_CDS=off" "LOADPROF_CDS=on")
+  declare -A times
+  for round in $(seq "$rounds"); do
+    for k in "${!names[@]}"; do
+      local t0 t1
+      t0=$(date +%s.%N)
+      env ${envs[$k]} ./loadprof analyze -o "$work/startup-out-$k" examples/phases.txt.gz \
+        >"$work/startup-settings-$k.log" 2>&1
+      t1=$(date +%s.%N)
+      times[$k]+="$(echo "$t1 - $t0" | bc) "
+    done
+  done
+  local base; base=$(echo "${times[0]}" | tr ' ' '\n' | grep . | median)
+  for k in "${!names[@]}"; do
+    local m; m=$(echo "${times[$k]}" | tr ' ' '\n' | grep . | median)
+    printf '%-28s median %5.2f s  %4.2fx of before  (rounds: %s)\n' "${names[$k]}" "$m" \
+      "$(echo "$m / $base" | bc -l)" "${times[$k]% }"
+    for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json report.html; do
+      cmp -s "$work/startup-out-0/$f" "$work/startup-out-$k/$f" || echo "  OUTPUT DIFFERS: $f"
+    done
+  done
+  echo "uptime: $(uptime)"
+}
+
+# A 64-CPU 3 s trace (165 MB of text) gzipped; the parse step's plain-Java work on it with
+# and without the read-ahead thread, then ./loadprof analyze both ways (interleaved, medians).
+gzip_read_ahead() {
+  local rounds="${1:-3}" dir="$work/gzip" file="${2:-}"
+  build
+  if [ -z "$file" ]; then
+    mkdir -p "$dir"
+    [ -f "$dir/base.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$dir/base.txt" 64 3
+    [ -f "$dir/base.txt.gz" ] || gzip -k "$dir/base.txt"
+    file="$dir/base.txt.gz"
+  fi
+  ls -l "$file"
+  java -Xmx1g -cp "$(classpath)" dev.loadprof.bench.GzipReadAhead "$file" "$rounds"
+  declare -A times
+  for round in $(seq "$rounds"); do
+    for ahead in false true; do
+      t=$(LOADPROF_JAVA_OPTS="-Xmx2g -Dloadprof.readAhead=$ahead" timed "$work/gzip-$ahead.log" \
+        ./loadprof analyze -o "$work/gzip-out-$ahead" "$file")
+      times[$ahead]+="$t "
+    done
+  done
+  for ahead in false true; do
+    echo "analyze end to end, read-ahead $ahead: median $(echo "${times[$ahead]}" | tr ' ' '\n' | grep . | median) s (rounds: ${times[$ahead]% })"
+  done
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
+    cmp -s "$work/gzip-out-false/$f" "$work/gzip-out-true/$f" || echo "OUTPUT DIFFERS: $f"
+  done
+  echo "uptime: $(uptime)"
+}
+
+cliff() {
+  local gb="${1:-1}" file
+  build
+  file="$work/cliff-${gb}g.txt"
+  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
+  local t0 t1
+  if [ "${2:-}" = gz ]; then # the issue's setting: a gzipped trace, against zcat | wc -l
+    [ -f "$file.gz" ] || gzip -1 -k "$file"
+    file="$file.gz"
+    t0=$(date +%s.%N); zcat "$file" | wc -l >/dev/null; t1=$(date +%s.%N)
+    echo "zcat | wc -l: $(echo "$t1 - $t0" | bc) s"
+  else
+    t0=$(date +%s.%N); wc -l <"$file" >/dev/null; t1=$(date +%s.%N)
+    echo "wc -l: $(echo "$t1 - $t0" | bc) s"
+  fi
+  ls -lL "$file"
+  for runner in default direct flink; do
+    local choice=(--runner "$runner")
+    [ "$runner" = default ] && choice=() # what the launcher chooses by size
+    rm -rf "$work/cliff-out-$runner"
+    t0=$(date +%s.%N)
+    /usr/bin/time -v ./loadprof analyze "${choice[@]}" -o "$work/cliff-out-$runner" "$file" \
+      >"$work/cliff-$runner.log" 2>"$work/cliff-$runner.time" || echo "$runner: exit $?"
+    t1=$(date +%s.%N)
+    echo "$runner: wall $(echo "$t1 - $t0" | bc) s, $(grep -E 'Maximum resident' "$work/cliff-$runner.time" | sed 's/^\s*//')"
+    grep -h "running on embedded Flink" "$work/cliff-$runner.time" || true
+  done
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
+    for runner in default flink; do
+      cmp -s "$work/cliff-out-direct/$f" "$work/cliff-out-$runner/$f" || echo "OUTPUT DIFFERS: $runner $f"
+    done
+  done
+  echo "uptime: $(uptime)"
+}
+
+startup() {
+  # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
+  ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
+  startup_cases "${1:-3}"
+  startup_settings "${1:-3}"
+  startup_timeline
+  startup_cpu
 }
 
 case "${1:-}" in
-  decode) shift; decode "$@" ;;
   startup) shift; startup "$@" ;;
+  gzip) shift; gzip_read_ahead "$@" ;;
+  cliff) shift; cliff "$@" ;;
+  decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,14p "$0"; exit 2 ;;
+  *) sed -n 2,23p "$0"; exit 2 ;;
 esac

@@ -29,7 +29,11 @@ final class AnalyzeCommand implements JobCommand {
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
     List<String> given = inputs.required(SYNOPSIS);
-    Inputs.refuseMissingLocalPaths(given);
+    EarlyRejection.missingLocalTraces(given);
+    Integer notPerfScript = EarlyRejection.allNotPerfScript(given, parsing.windowNs(), err);
+    if (notPerfScript != null) {
+      return notPerfScript;
+    }
     String outDir = output.orDefault(DEFAULT_OUT);
     AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
         StoreEnvironment.paths(given, outDir));

@@ -120,20 +120,7 @@ final class Inputs {
     return files;
   }
 
-  /**
-   * Refuses a local trace path that does not exist, before anything of Beam is set up: the
-   * cheapest mistake gets the quickest answer. Globs, URLs and "-" are left to {@link #match}.
-   */
-  static void refuseMissingLocalPaths(List<String> specs) throws UsageException {
-    for (String spec : specs) {
-      if (!spec.equals(TraceFiles.STDIN) && isLocalLiteral(spec)
-          && !Files.exists(Paths.get(spec))) {
-        throw noSuchTrace(spec);
-      }
-    }
-  }
-
-  private static UsageException noSuchTrace(String spec) {
+  static UsageException noSuchTrace(String spec) {
     return new UsageException("no such trace: " + spec
         + " (give perf script output, plain or .gz)");
   }

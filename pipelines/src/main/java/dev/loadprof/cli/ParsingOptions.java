@@ -40,6 +40,11 @@ final class ParsingOptions {
     options.setWindowMs(windowMs != null ? windowMs : DEFAULT_WINDOW_MS);
   }
 
+  /** The window in ns, given or the default. */
+  long windowNs() {
+    return (windowMs != null ? windowMs : DEFAULT_WINDOW_MS) * 1_000_000L;
+  }
+
   /** The window in ns when --window was given, else null (archives keep their own). */
   Long windowNsIfGiven() {
     return windowMs == null ? null : windowMs * 1_000_000L;

@@ -204,4 +204,23 @@ class CliOptionsTest {
     }
     assertEquals(List.of(), missing);
   }
+
+  /**
+   * The pass-through options loadprof knows without starting Beam's options factory are the
+   * ones the factory registers (loadprof's own interfaces, registered as jobs run, aside).
+   */
+  @Test
+  void passThroughOptionsAreThoseBeamsFactoryRegisters() {
+    List<Class<? extends org.apache.beam.sdk.options.PipelineOptions>> beams = new ArrayList<>();
+    for (Class<? extends org.apache.beam.sdk.options.PipelineOptions> c
+        : org.apache.beam.sdk.options.PipelineOptionsFactory.getRegisteredOptions()) {
+      if (!c.getName().startsWith("dev.loadprof.")) {
+        beams.add(c);
+      }
+    }
+    assertEquals(Set.copyOf(beams), Set.copyOf(PipelineOptionArgs.registeredInterfaces()));
+    assertEquals(PipelineOptionArgs.optionTypes(beams),
+        PipelineOptionArgs.optionTypes(PipelineOptionArgs.registeredInterfaces()));
+    assertTrue(PipelineOptionArgs.optionTypes(beams).containsKey("parallelism"));
+  }
 }

@@ -133,6 +133,23 @@ class CliTest {
   }
 
   /**
+   * A missing trace is refused before the runner's options are built (issue 11): with a runner
+   * whose options would fail (a Flink cluster on a port where none answers), the user still
+   * hears about the missing file, with the usual message.
+   */
+  @Test
+  void missingFileIsRefusedBeforeTheRunnerOptions() throws IOException {
+    Path config = dir.resolve("nowhere.properties");
+    Files.writeString(config, "runner=FlinkRunner\nflinkMaster=127.0.0.1:1\n");
+    String missing = dir.resolve("missing.txt.gz").toString();
+    Cli cli = E2e.analyze(dir.resolve("out"), "--runner", config.toString(), missing);
+    assertEquals(2, cli.exit(), cli.stderr());
+    assertThat(cli.stderr(), containsString("no such trace: " + missing
+        + " (give perf script output, plain or .gz)"));
+    assertThat(cli.stderr(), not(containsString("Flink")));
+  }
+
+  /**
    * A .gz cut in the middle: what was read is analyzed, and the cut is reported like a malformed
    * line, with the file, the line where the input ended and what to do.
    */
@@ -196,10 +213,11 @@ class CliTest {
   // ------------------------------------------------------------------ bad traces
 
   /**
-   * A text file that is not perf script output: exit 2, and the reason names the file and the
-   * perf commands to make a usable trace. The reason is in summary.json's warnings, and on the
-   * stderr a user of ./loadprof sees (userSeesEachUnusableTraceOnStderr; not on run()'s err
-   * stream: garbageReasonIsOnTheCliErrStream).
+   * A text file that is not perf script output: exit 2, and the reason names the file, its
+   * count of unreadable lines and the perf commands to make a usable trace. It is refused before
+   * any job runs (issue 11: bad input in a fraction of a second), so no outputs are written; the
+   * reason is the one the job gives (userSeesEachUnusableTraceOnStderr, where a good trace beside
+   * it makes the job run).
    */
   @Test
   void garbageTextIsBadInputNamingTheFileAndThePerfCommand() throws Exception {
@@ -207,15 +225,13 @@ class CliTest {
     Path out = dir.resolve("out");
     Cli cli = E2e.analyze(out, garbage.toString());
     assertEquals(2, cli.exit(), cli.stderr());
-    assertThat(cli.stderr(), containsString("could not be analyzed"));
-    JsonNode run = cli.summary().get("runs").get(0);
-    String unusable = run.get("warnings").get(0).asText();
-    assertThat(unusable, startsWith("UNUSABLE: " + garbage));
-    assertThat(unusable, containsString("Is this perf script output?"));
-    assertThat(unusable, containsString(PERF_RECORD));
-    assertThat(unusable, containsString(PERF_SCRIPT));
-    assertEquals(300, run.get("health").get("malformed_lines").asLong());
-    assertEquals(0, run.get("processes").size());
+    assertThat(cli.stderr(), containsString("loadprof: " + garbage
+        + ": no perf samples or sched_switch records found (300 unreadable lines)."
+        + " Is this perf script output?"));
+    assertThat(cli.stderr(), containsString(PERF_RECORD));
+    assertThat(cli.stderr(), containsString(PERF_SCRIPT));
+    assertThat(cli.stderr(), containsString("1 of 1 traces could not be analyzed"));
+    assertFalse(Files.exists(out.resolve("summary.json")), "no job ran");
   }
 
   /**

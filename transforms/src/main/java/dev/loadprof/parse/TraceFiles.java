@@ -45,19 +45,28 @@ public final class TraceFiles {
       // The gzip reader reads through its own buffer; keep the buffered stream under it so the
       // two peeked bytes are not lost.
       GzipText gzip = new GzipText(buffered);
-      return new Text(gzip, gzip);
+      return new Text(readAhead(gzip), gzip);
     }
     String other = otherCompression(buffered);
     if (other == null) {
       return new Text(buffered, null);
     }
     try {
-      return new Text(
-          CompressorStreamFactory.getSingleton().createCompressorInputStream(other, buffered, true),
+      return new Text(readAhead(
+          CompressorStreamFactory.getSingleton().createCompressorInputStream(other, buffered, true)),
           null);
     } catch (CompressorException e) {
       throw new IOException("cannot decompress " + other + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Decompression on a thread of its own, ahead of the parser (issue 11; bench/run.sh gzip).
+   * {@code -Dloadprof.readAhead=false} decompresses on the reading thread, to measure.
+   */
+  private static InputStream readAhead(InputStream decompressed) {
+    return Boolean.parseBoolean(System.getProperty("loadprof.readAhead", "true"))
+        ? new ReadAhead(decompressed) : decompressed;
   }
 
   /**
