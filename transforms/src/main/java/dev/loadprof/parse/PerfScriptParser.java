@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.function.Supplier;
 
 /**
  * Reads the text of {@code perf script} and sends its records to a {@link TraceEventSink}.
@@ -114,8 +115,10 @@ public final class PerfScriptParser implements TraceReader {
   private char[] buf = new char[READ_CHUNK * 2];
   private long lineNumber;
   private int state;
-  private String hostName = "";
-  private String capturedOn = "";
+  /** From the header lines of the last read; null while none was seen. */
+  private String hostName;
+
+  private String capturedOn;
   private String layout = "";
 
   // The sample being assembled (sent when its stack ends).
@@ -156,7 +159,17 @@ public final class PerfScriptParser implements TraceReader {
 
   /** The host name from a {@code # hostname : NAME} header line of the last read, or "". */
   public String hostName() {
+    return hostName == null ? "" : hostName;
+  }
+
+  /** The host name of the last read's header lines, or null if they had none. */
+  String hostNameIfSeen() {
     return hostName;
+  }
+
+  /** The capture date of the last read's header lines, or null if they had none. */
+  String capturedOnIfSeen() {
+    return capturedOn;
   }
 
   /**
@@ -175,7 +188,7 @@ public final class PerfScriptParser implements TraceReader {
   @Override
   public void describeRun(RunInfo run) {
     run.host = hostName();
-    run.capturedOn = capturedOn;
+    run.capturedOn = capturedOn == null ? "" : capturedOn;
     run.health.add(TraceHealth.LINES, lineCount());
   }
 
@@ -199,15 +212,42 @@ public final class PerfScriptParser implements TraceReader {
 
   /** Like {@link #read(InputStream, String, TraceEventSink)}, for text that is already decoded. */
   public void read(Reader reader, TraceEventSink sink) throws IOException {
+    readPart(reader, sink, 0, PartEnd.END, () -> TraceFiles.damage(opened));
+  }
+
+  /** How a part of a trace that is read in parts ({@link ParallelTextParser}) ends. */
+  enum PartEnd {
+    /**
+     * Cut just before a record's header line: the pending record is sent at the end of the part,
+     * as that header line would have sent it.
+     */
+    CUT,
+    /** The end of the trace: its damage, if any, then a last line without a line end. */
+    END,
+    /**
+     * Reading the trace failed after this part: its complete lines are read, and nothing more
+     * (the pending record and a cut last line are dropped, as a direct read that fails does).
+     */
+    FAILED
+  }
+
+  /**
+   * Reads one part of a trace, as if it followed the parts before it: its lines are numbered
+   * after {@code linesBefore}, and a part other than the first starts at a record's header line.
+   * {@code damage} tells, once the part is read, what ended the trace early (or null); it is asked
+   * only for {@link PartEnd#END}.
+   */
+  void readPart(Reader reader, TraceEventSink sink, long linesBefore, PartEnd end,
+      Supplier<String> damage) throws IOException {
     this.sink = sink;
-    lineNumber = 0;
+    lineNumber = linesBefore;
     state = NO_RECORD;
-    hostName = "";
-    capturedOn = "";
+    hostName = null;
+    capturedOn = null;
     layout = "";
     frameCount = 0;
     try {
-      readLines(reader);
+      readLines(reader, end, damage);
     } finally {
       this.sink = null;
       sampleComm = null;
@@ -218,7 +258,8 @@ public final class PerfScriptParser implements TraceReader {
   }
 
   /** Splits the input into lines in {@link #buf} and hands each to {@link #line}. */
-  private void readLines(Reader reader) throws IOException {
+  private void readLines(Reader reader, PartEnd partEnd, Supplier<String> damageAtEnd)
+      throws IOException {
     int start = 0; // first char of the current line
     int limit = 0; // end of the valid chars in buf
     int scan = 0; // where to go on looking for '\n'
@@ -272,7 +313,10 @@ public final class PerfScriptParser implements TraceReader {
       }
       limit += n;
     }
-    String damage = TraceFiles.damage(opened);
+    if (partEnd == PartEnd.FAILED) {
+      return;
+    }
+    String damage = partEnd == PartEnd.END ? damageAtEnd.get() : null;
     if (damage != null) {
       // Said before the cut line, so that it is the first malformed line reported.
       sink.malformed(lineNumber + 1, damage + ". Re-create the file", "");
