@@ -22,6 +22,11 @@ final class ParsingOptions {
           + " separate pipeline splits (default: one per available processor).")
   Integer decodePieces;
 
+  @Option(names = "--parse-threads", paramLabel = "N",
+      description = "The text of each trace is parsed on N threads: its parts in parallel, their"
+          + " events handed on in order (default: one per available processor).")
+  Integer parseThreads;
+
   @Option(names = "--decode-split", paramLabel = "time|cpu", defaultValue = "time",
       description = "How perf.data is cut for parallel decoding: time slices (--time, default)"
           + " or one piece per CPU (-C; system-wide recordings only).")
@@ -34,6 +39,10 @@ final class ParsingOptions {
     if (decodePieces != null && decodePieces < 1) {
       throw new UsageException("--decode-pieces must be at least 1");
     }
+    if (parseThreads != null && parseThreads < 1) {
+      throw new UsageException("--parse-threads must be at least 1");
+    }
+    options.setParseThreads(parseThreads == null ? 0 : parseThreads);
     options.setDecodeSplit(decodeSplit);
     options.setDecodePieces(decodePieces == null ? 0 : decodePieces);
     options.setEvent(event);

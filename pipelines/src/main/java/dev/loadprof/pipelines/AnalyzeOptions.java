@@ -112,6 +112,13 @@ public interface AnalyzeOptions extends PipelineOptions {
 
   void setDecodePieces(int value);
 
+  @Description("The text of each trace is parsed on this many threads (its parts in parallel,"
+      + " their events in order); 0 means one per available processor.")
+  @Default.Integer(0)
+  int getParseThreads();
+
+  void setParseThreads(int value);
+
   @Description("How perf.data is cut for parallel decoding: time (time slices, --time) or cpu"
       + " (one piece per CPU, -C; system-wide recordings only).")
   @Default.String("time")

@@ -59,11 +59,7 @@ public final class AnalyzePipeline {
         // Spread the files over workers; each file is read by one worker.
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
-        new ParseTraces(options.getWindowMs() * 1_000_000L, options.getEvent(),
-            options.getDecodePieces() > 0 ? options.getDecodePieces()
-                : ParseTraces.DEFAULT_DECODE_PIECES,
-            options.getDecodeSplit().equals("cpu") ? DecodePiece.Kind.CPU
-                : DecodePiece.Kind.TIME));
+        parseTraces(options.getWindowMs() * 1_000_000L, options));
     parsed = ArchiveInputs.withArchives(parsed, archives,
         RunSelection.parse(options.getNights(), options.getHosts()));
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
@@ -83,6 +79,16 @@ public final class AnalyzePipeline {
         options.getTid() == null ? null : Set.copyOf(options.getTid()),
         options.getCpu() == null ? null : SampleSelection.parseCpus(options.getCpu()),
         options.getTime());
+  }
+
+  /** The parse step with the options' event, decoding and parsing settings. */
+  static ParseTraces parseTraces(long windowNs, AnalyzeOptions options) {
+    return new ParseTraces(windowNs, options.getEvent(),
+        options.getDecodePieces() > 0 ? options.getDecodePieces()
+            : ParseTraces.DEFAULT_DECODE_PIECES,
+        options.getDecodeSplit().equals("cpu") ? DecodePiece.Kind.CPU : DecodePiece.Kind.TIME,
+        options.getParseThreads() > 0 ? options.getParseThreads()
+            : ParseTraces.DEFAULT_PARSE_THREADS);
   }
 
   private static Set<Integer> pids(AnalyzeOptions options) {

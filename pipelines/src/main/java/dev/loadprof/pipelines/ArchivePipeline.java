@@ -25,7 +25,7 @@ public final class ArchivePipeline {
     PCollectionTuple parsed = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         .apply("Spread traces over workers", Reshuffle.viaRandomKey())
-        .apply("Parse traces", new ParseTraces(windowNs, options.getEvent()));
+        .apply("Parse traces", AnalyzePipeline.parseTraces(windowNs, options));
     parsed.apply("Write archive", new WriteArchive(job, WriteArchive.DEFAULT_SHARDS_PER_RUN));
   }
 

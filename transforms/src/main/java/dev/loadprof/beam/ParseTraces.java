@@ -5,7 +5,7 @@ import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.report.Printable;
-import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.parse.ParallelTextParser;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.perfdata.BuildIds;
@@ -41,9 +41,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads traces (one file is one run: perf script text, plain or compressed, stdin, a pipe, or a
  * perf.data file) into blocks of events per (run, lane, window), plus one {@link RunInfo} per
- * run. A perf.data file is first decoded in parallel pieces ({@link DecodePerfData}); the text of
- * a run is then parsed by one worker from start to end: the thread table and carry-in need one
- * sequential pass. Everything after this step is parallel over blocks.
+ * run. A perf.data file is first decoded in parallel pieces ({@link DecodePerfData}). The text of
+ * a run is parsed by one worker: its parts on several threads ({@link ParallelTextParser}), their
+ * events handed on in the trace's order, since the thread table and carry-in need one ordered
+ * pass. Everything after this step is parallel over blocks.
  */
 public final class ParseTraces extends PTransform<PCollection<String>, PCollectionTuple> {
   public static final TupleTag<EventBlock> BLOCKS = new TupleTag<>("blocks") {};
@@ -53,36 +54,43 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   public static final int DEFAULT_DECODE_PIECES =
       Math.max(1, Runtime.getRuntime().availableProcessors());
 
+  /** The text of one trace is parsed on this many threads unless told. */
+  public static final int DEFAULT_PARSE_THREADS =
+      Math.max(1, Runtime.getRuntime().availableProcessors());
+
   private final long windowNs;
   private final String samplingEvent;
   private final int decodePieces;
   private final DecodePiece.Kind splitBy;
+  private final int parseThreads;
 
   /**
    * @param windowNs length of a time window
    * @param samplingEvent event to profile, or null for the first sampling event in each trace
    */
   public ParseTraces(long windowNs, String samplingEvent) {
-    this(windowNs, samplingEvent, DEFAULT_DECODE_PIECES, DecodePiece.Kind.TIME);
+    this(windowNs, samplingEvent, DEFAULT_DECODE_PIECES, DecodePiece.Kind.TIME,
+        DEFAULT_PARSE_THREADS);
   }
 
   /**
    * The same, decoding each perf.data input in {@code decodePieces} pieces cut by {@code splitBy}
-   * (CPU or TIME).
+   * (CPU or TIME), and parsing the text of each trace on {@code parseThreads} threads.
    */
   public ParseTraces(long windowNs, String samplingEvent, int decodePieces,
-      DecodePiece.Kind splitBy) {
+      DecodePiece.Kind splitBy, int parseThreads) {
     this.windowNs = windowNs;
     this.samplingEvent = samplingEvent;
     this.decodePieces = decodePieces;
     this.splitBy = splitBy;
+    this.parseThreads = parseThreads;
   }
 
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
     PCollectionTuple out = paths
         .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy))
-        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent))
+        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
     out.get(RUNS).setCoder(RunInfoCoder.of());
@@ -99,10 +107,12 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     private static final long PROGRESS_EVERY_NS = 5_000_000_000L;
     private final long windowNs;
     private final String samplingEvent;
+    private final int parseThreads;
 
-    ParseFn(long windowNs, String samplingEvent) {
+    ParseFn(long windowNs, String samplingEvent, int parseThreads) {
       this.windowNs = windowNs;
       this.samplingEvent = samplingEvent;
+      this.parseThreads = parseThreads;
     }
 
     @ProcessElement
@@ -112,15 +122,13 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
       String runId = RunIds.of(path);
-      PerfScriptParser parser = new PerfScriptParser();
+      ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
       TreeMap<String, String> buildIds = new TreeMap<>();
       try {
         if (pieces.get(0).isPerfData()) {
-          try (Reader text = PieceTexts.open(pieces)) {
-            parser.read(text, builder);
-          }
+          readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
         } else {
           readText(path, parser, builder);
@@ -154,8 +162,23 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       out.get(RUNS).output(info);
     }
 
+    /** Reads the text of a perf.data file's decoded pieces. */
+    private static void readPieces(String path, List<PieceTask> pieces,
+        ParallelTextParser parser, BlockBuilder builder) throws IOException {
+      InputStream slices = PieceTexts.openTimeSlices(pieces);
+      if (slices != null) {
+        try (InputStream text = slices) {
+          parser.read(text, path, builder);
+        }
+        return;
+      }
+      try (Reader text = PieceTexts.open(pieces)) { // CPU pieces, merged by time
+        parser.read(text, builder);
+      }
+    }
+
     /** Reads a text trace (plain or compressed) from a file, stdin or a pipe. */
-    private static void readText(String path, PerfScriptParser parser, BlockBuilder builder)
+    private static void readText(String path, ParallelTextParser parser, BlockBuilder builder)
         throws IOException {
       boolean stream = TraceFiles.isStream(path);
       InputStream raw;

@@ -28,12 +28,7 @@ public final class PieceTexts {
     List<PieceTask> sorted = new ArrayList<>(tasks);
     sorted.sort(Comparator.comparingInt(t -> t.piece().index()));
     if (sorted.get(0).piece().kind() != DecodePiece.Kind.CPU) {
-      List<InputStream> streams = new ArrayList<>();
-      for (PieceTask t : sorted) {
-        streams.add(Files.newInputStream(Path.of(t.decodedFile())));
-      }
-      return new InputStreamReader(new SequenceInputStream(Collections.enumeration(streams)),
-          StandardCharsets.UTF_8);
+      return new InputStreamReader(openTimeSlices(sorted), StandardCharsets.UTF_8);
     }
     List<BufferedReader> readers = new ArrayList<>();
     for (PieceTask t : sorted) {
@@ -59,6 +54,23 @@ public final class PieceTexts {
     merger.setDaemon(true);
     merger.start();
     return merged;
+  }
+
+  /**
+   * The whole text of time slices, one after the other, as bytes (to be parsed in parts); null
+   * for CPU pieces, which are merged by time ({@link #open}).
+   */
+  public static InputStream openTimeSlices(List<PieceTask> tasks) throws IOException {
+    List<PieceTask> sorted = new ArrayList<>(tasks);
+    sorted.sort(Comparator.comparingInt(t -> t.piece().index()));
+    if (sorted.get(0).piece().kind() == DecodePiece.Kind.CPU) {
+      return null;
+    }
+    List<InputStream> streams = new ArrayList<>();
+    for (PieceTask t : sorted) {
+      streams.add(Files.newInputStream(Path.of(t.decodedFile())));
+    }
+    return new SequenceInputStream(Collections.enumeration(streams));
   }
 
   /** Deletes the pieces' temporary files. */
