@@ -1,7 +1,10 @@
 package dev.loadprof.model;
 
 import java.io.Serializable;
+import java.io.IOException;
+import java.io.ObjectOutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -64,10 +67,19 @@ public final class TraceHealth implements Serializable {
 
   private final TreeMap<String, Long> counters = new TreeMap<>();
   private final List<String> malformedExamples = new ArrayList<>();
+  /**
+   * Adds not yet in {@link #counters}, by counter: the parse step adds per record, and a hash
+   * lookup of a constant name with a mutable cell is several times cheaper than a sorted map's
+   * string compares and a new Long. Every read folds them in first.
+   */
+  private transient HashMap<String, long[]> pending;
 
   public void add(String counter, long delta) {
     if (delta != 0) {
-      counters.merge(counter, delta, Long::sum);
+      if (pending == null) {
+        pending = new HashMap<>();
+      }
+      pending.computeIfAbsent(counter, c -> new long[1])[0] += delta;
     }
   }
 
@@ -76,10 +88,16 @@ public final class TraceHealth implements Serializable {
   }
 
   public long get(String counter) {
-    return counters.getOrDefault(counter, 0L);
+    long[] notYet = pending == null ? null : pending.get(counter);
+    return counters.getOrDefault(counter, 0L) + (notYet == null ? 0 : notYet[0]);
   }
 
   public Map<String, Long> counters() {
+    if (pending != null && !pending.isEmpty()) {
+      // A counter added to at all is kept, even if its adds sum to 0, as a direct merge keeps it.
+      pending.forEach((counter, sum) -> counters.merge(counter, sum[0], Long::sum));
+      pending.clear();
+    }
     return counters;
   }
 
@@ -94,8 +112,13 @@ public final class TraceHealth implements Serializable {
     return malformedExamples;
   }
 
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    counters(); // the pending adds are transient
+    out.defaultWriteObject();
+  }
+
   public void addAll(TraceHealth other) {
-    other.counters.forEach(this::add);
+    other.counters().forEach(this::add);
     for (String e : other.malformedExamples) {
       addMalformedExample(e);
     }
