@@ -18,6 +18,8 @@
 #   bench/run.sh cliff [GB] [gz] the memory cliff: one GB-sized trace with the launcher's choice, on
 #                              the DirectRunner and on embedded Flink, wall and max RSS, and
 #                              the time to read the file (cat | wc -l) for scale
+#   bench/run.sh split [GB] [ROUNDS] [gz]  one big trace with parallelism 1 vs 2 (parse threads
+#                              and --parallelism), the launcher's JVM settings and C2 later
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
@@ -391,6 +393,54 @@ cliff() {
   echo "uptime: $(uptime)"
 }
 
+# One big trace on all cores (issue 11 item 4): ./loadprof analyze with parallelism 1 (one parse
+# thread, --parallelism=1) against parallelism 2, each with the launcher's JVM settings and with
+# C2 compiling fewer methods (JIT="..." adds a setting), interleaved; ratios within a round.
+split() {
+  local gb="${1:-2}" rounds="${2:-3}" file
+  build
+  file="$work/cliff-${gb}g.txt"
+  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
+  if [ "${3:-}" = gz ]; then
+    [ -f "$file.gz" ] || gzip -1 -k "$file"
+    file="$file.gz"
+  fi
+  ls -lL "$file"
+  local -A jit=([launcher]="" [c2-later]="${JIT:--XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=60000 -XX:Tier4BackEdgeThreshold=400000}")
+  declare -A times
+  local t0 t1 ref
+  for round in $(seq "$rounds"); do
+    t0=$(date +%s.%N)
+    if [ "${3:-}" = gz ]; then zcat "$file" | wc -l >/dev/null; else wc -l <"$file" >/dev/null; fi
+    t1=$(date +%s.%N)
+    ref=$(echo "$t1 - $t0" | bc)
+    times[reference]+="$ref "
+    for j in launcher c2-later; do
+      for p in 1 2; do
+        local t
+        t=$(LOADPROF_JAVA_OPTS="-Xmx2g ${jit[$j]}" timed "$work/split-$j-$p.log" \
+          ./loadprof analyze --parallelism=$p --parse-threads $p -o "$work/split-out-$j-$p" "$file")
+        times[$j-$p]+="$t "
+      done
+      echo "round $round, $j: parallelism 1 $(echo "${times[$j-1]}" | awk '{print $NF}') s," \
+        "2 $(echo "${times[$j-2]}" | awk '{print $NF}') s; reference (wc -l) $ref s; $(uptime | sed 's/.*load/load/')"
+    done
+  done
+  for j in launcher c2-later; do
+    local r1 r2
+    r1=$(echo "${times[$j-1]}" | tr ' ' '\n' | grep . | median)
+    r2=$(echo "${times[$j-2]}" | tr ' ' '\n' | grep . | median)
+    echo "$j: medians parallelism 1 $r1 s, 2 $r2 s, ratio $(echo "scale=2; $r1 / $r2" | bc);" \
+      "per-round ratios: $(paste -d/ <(echo "${times[$j-1]}" | tr ' ' '\n' | grep .) <(echo "${times[$j-2]}" | tr ' ' '\n' | grep .) | bc -l | xargs printf '%.2f ')"
+  done
+  echo "reference median $(echo "${times[reference]}" | tr ' ' '\n' | grep . | median) s"
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
+    for o in launcher-2 c2-later-1 c2-later-2; do
+      cmp -s "$work/split-out-launcher-1/$f" "$work/split-out-$o/$f" || echo "OUTPUT DIFFERS: $o $f"
+    done
+  done
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -404,6 +454,7 @@ case "${1:-}" in
   startup) shift; startup "$@" ;;
   gzip) shift; gzip_read_ahead "$@" ;;
   cliff) shift; cliff "$@" ;;
+  split) shift; split "$@" ;;
   decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -411,5 +462,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,23p "$0"; exit 2 ;;
+  *) sed -n 2,26p "$0"; exit 2 ;;
 esac
