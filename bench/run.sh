@@ -19,7 +19,7 @@
 #                              the DirectRunner and on embedded Flink, wall and max RSS, and
 #                              the time to read the file (cat | wc -l) for scale
 #   bench/run.sh split [GB] [ROUNDS] [gz]  one big trace with parallelism 1 vs 2 (parse threads
-#                              and --parallelism), the launcher's JVM settings and C2 later
+#                              and --parallelism), C2's default thresholds and the launcher's
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
@@ -394,8 +394,8 @@ cliff() {
 }
 
 # One big trace on all cores (issue 11 item 4): ./loadprof analyze with parallelism 1 (one parse
-# thread, --parallelism=1) against parallelism 2, each with the launcher's JVM settings and with
-# C2 compiling fewer methods (JIT="..." adds a setting), interleaved; ratios within a round.
+# thread, --parallelism=1) against parallelism 2, each with the JVM's default C2 thresholds and
+# with the launcher's (C2 compiles only what stays hot), interleaved; ratios within a round.
 split() {
   local gb="${1:-2}" rounds="${2:-3}" file
   build
@@ -406,7 +406,9 @@ split() {
     file="$file.gz"
   fi
   ls -lL "$file"
-  local -A jit=([launcher]="" [c2-later]="${JIT:--XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=60000 -XX:Tier4BackEdgeThreshold=400000}")
+  # c2-default: the JVM's own C2 thresholds (naming one at its default value keeps the
+  # launcher's out); launcher: what ./loadprof picks for a trace this big.
+  local -A jit=([c2-default]="-XX:Tier4InvocationThreshold=5000" [launcher]="")
   declare -A times
   local t0 t1 ref
   for round in $(seq "$rounds"); do
@@ -415,7 +417,7 @@ split() {
     t1=$(date +%s.%N)
     ref=$(echo "$t1 - $t0" | bc)
     times[reference]+="$ref "
-    for j in launcher c2-later; do
+    for j in c2-default launcher; do
       for p in 1 2; do
         local t
         t=$(LOADPROF_JAVA_OPTS="-Xmx2g ${jit[$j]}" timed "$work/split-$j-$p.log" \
@@ -426,7 +428,7 @@ split() {
         "2 $(echo "${times[$j-2]}" | awk '{print $NF}') s; reference (wc -l) $ref s; $(uptime | sed 's/.*load/load/')"
     done
   done
-  for j in launcher c2-later; do
+  for j in c2-default launcher; do
     local r1 r2
     r1=$(echo "${times[$j-1]}" | tr ' ' '\n' | grep . | median)
     r2=$(echo "${times[$j-2]}" | tr ' ' '\n' | grep . | median)
@@ -435,8 +437,8 @@ split() {
   done
   echo "reference median $(echo "${times[reference]}" | tr ' ' '\n' | grep . | median) s"
   for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
-    for o in launcher-2 c2-later-1 c2-later-2; do
-      cmp -s "$work/split-out-launcher-1/$f" "$work/split-out-$o/$f" || echo "OUTPUT DIFFERS: $o $f"
+    for o in c2-default-2 launcher-1 launcher-2; do
+      cmp -s "$work/split-out-c2-default-1/$f" "$work/split-out-$o/$f" || echo "OUTPUT DIFFERS: $o $f"
     done
   done
 }

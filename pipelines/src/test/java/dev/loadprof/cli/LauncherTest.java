@@ -65,10 +65,43 @@ class LauncherTest {
   }
 
   @Test
+  void aSmallAnalyzeOnTheDirectRunnerLeavesFlinksJarsOut() throws Exception {
+    for (String[] runner : new String[][] {{}, {"--runner", "direct"}, {"--runner=direct"}}) {
+      List<String> args = new ArrayList<>(List.of("analyze"));
+      args.addAll(List.of(runner));
+      args.add(EXAMPLE);
+      String command = dryRun(args.toArray(new String[0])).command();
+      if (Files.isDirectory(LAUNCHER.resolveSibling("pipelines/target/lib"))) { // after package
+        assertThat(command, containsString("beam-runners-direct-java"));
+      }
+      assertThat(command, not(containsString("flink")));
+      assertThat(command, not(containsString("lib/*")));
+    }
+  }
+
+  @Test
+  void flinkNamedOrAnotherCommandKeepsFlinksJars() throws Exception {
+    for (String[] args : new String[][] {{"analyze", "--runner=flink", EXAMPLE},
+        {"analyze", "--parallelism=2", EXAMPLE}, {"analyze", "--runner", "flink-cluster", EXAMPLE},
+        {"compare", "a", "b"}}) {
+      assertThat(String.join(" ", args), dryRun(args).command(), containsString("lib/*"));
+    }
+  }
+
+  @Test
+  void longerRunsLetC2CompileOnlyWhatStaysHot() throws Exception {
+    Path big = sparse("big.txt", 600L << 20);
+    assertThat(dryRun("analyze", big.toString()).command(),
+        containsString("-XX:Tier4InvocationThreshold=50000"));
+    assertThat(dryRun("analyze", EXAMPLE).command(), not(containsString("Tier4")));
+  }
+
+  @Test
   void aBigTraceRunsOnEmbeddedFlinkAndTheConsoleSaysSo() throws Exception {
     Path big = sparse("big.txt", 600L << 20);
     DryRun run = dryRun("analyze", big.toString());
     assertThat(run.command(), containsString("LoadprofCli analyze --runner flink " + big));
+    assertThat(run.command(), containsString("lib/*"));
     assertThat(run.command(), not(containsString("TieredStopAtLevel")));
     assertThat(run.console(), containsString("about 600 MB of trace text: running on embedded"
         + " Flink (--runner flink)"));
