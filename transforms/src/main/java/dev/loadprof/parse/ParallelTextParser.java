@@ -1,5 +1,6 @@
 package dev.loadprof.parse;
 
+import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
@@ -15,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,8 +92,9 @@ public final class ParallelTextParser implements TraceReader {
       return t;
     });
     BlockingQueue<PerfScriptParser> parsers = new ArrayBlockingQueue<>(threads);
+    ConcurrentHashMap<Frame, Frame> frames = new ConcurrentHashMap<>();
     for (int i = 0; i < threads; i++) {
-      parsers.add(new PerfScriptParser());
+      parsers.add(new PerfScriptParser(frames));
     }
     Deque<Future<Parsed>> inFlight = new ArrayDeque<>();
     TraceParts parts = new TraceParts(text, partBytes, maxPartBytes);

@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -102,8 +104,12 @@ public final class PerfScriptParser implements TraceReader {
   private final int maxFrames;
   private final int maxLineChars;
   private final RangeInterner<Frame> framesByText;
-  /** Second level, so that equal frames read after a cache clear give the same instance. */
-  private final HashMap<Frame, Frame> canonicalFrames = new HashMap<>();
+  /**
+   * Second level, so that equal frames read after a cache clear, or by another parser of the
+   * same trace ({@link ParallelTextParser}), give the same instance: equal stacks then compare
+   * by identity when they are interned per block.
+   */
+  private final Map<Frame, Frame> canonicalFrames;
 
   private final RangeInterner<String> strings = new RangeInterner<>(MAX_STRINGS);
   private final HashMap<String, String> dsos = new HashMap<>();
@@ -152,6 +158,16 @@ public final class PerfScriptParser implements TraceReader {
    * skips lines longer than {@code maxLineChars}.
    */
   PerfScriptParser(int maxFrames, int maxLineChars) {
+    this(maxFrames, maxLineChars, new HashMap<>());
+  }
+
+  /** A parser that shares its canonical frames with the other parsers of one trace. */
+  PerfScriptParser(ConcurrentHashMap<Frame, Frame> sharedFrames) {
+    this(DEFAULT_MAX_FRAMES, DEFAULT_MAX_LINE_CHARS, sharedFrames);
+  }
+
+  private PerfScriptParser(int maxFrames, int maxLineChars, Map<Frame, Frame> canonicalFrames) {
+    this.canonicalFrames = canonicalFrames;
     this.maxFrames = maxFrames;
     this.maxLineChars = maxLineChars;
     this.framesByText = new RangeInterner<>(maxFrames);
@@ -905,14 +921,13 @@ public final class PerfScriptParser implements TraceReader {
   }
 
   private Frame canonical(Frame f) {
-    Frame known = canonicalFrames.get(f);
+    Frame known = canonicalFrames.putIfAbsent(f, f);
     if (known != null) {
       return known;
     }
-    if (canonicalFrames.size() >= maxFrames) {
-      canonicalFrames.clear();
+    if (canonicalFrames.size() > maxFrames) {
+      canonicalFrames.clear(); // bounds memory; frames stay equal, only sharing is lost
     }
-    canonicalFrames.put(f, f);
     return f;
   }
 
