@@ -20,6 +20,7 @@
 #                              the time to read the file (cat | wc -l) for scale
 #   bench/run.sh split [GB] [ROUNDS] [gz]  one big trace with parallelism 1 vs 2 (parse threads
 #                              and --parallelism), C2's default thresholds and the launcher's
+#   bench/run.sh huge [GB]      a trace far bigger than the heap (default 10 GB) on the default path
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
@@ -446,6 +447,30 @@ split() {
   done
 }
 
+# A trace far bigger than the heap (issue 11 item 3: 10 GB): the default path once, wall and max
+# RSS, and the samples and serial share against the generator's known answers.
+huge() {
+  local gb="${1:-10}" file
+  build
+  file="$work/huge-${gb}g.txt"
+  [ -f "$file" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
+  ls -l "$file"
+  cat "$file.expected"
+  rm -rf "$work/huge-out"
+  /usr/bin/time -v ./loadprof analyze -o "$work/huge-out" "$file" >"$work/huge.log" 2>"$work/huge.time" \
+    || echo "exit $?"
+  grep -E "Elapsed|Maximum resident" "$work/huge.time"
+  python3 - "$work/huge-out/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = max((p for r in d["runs"] for p in r["processes"]), key=lambda p: p["samples"])
+serial = sum(f["flat_real_pct"] for f in p["top_functions"] if f["name"].startswith("serial"))
+print("samples=%d serial_real_share=%.6f" % (p["samples"], serial / 100))
+PY
+  echo "uptime: $(uptime)"
+  [ -n "${KEEP:-}" ] || rm -f "$file"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -460,6 +485,7 @@ case "${1:-}" in
   gzip) shift; gzip_read_ahead "$@" ;;
   cliff) shift; cliff "$@" ;;
   split) shift; split "$@" ;;
+  huge) shift; huge "$@" ;;
   decode) shift; decode "$@" ;;
   stages) shift; stages "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -467,5 +493,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,26p "$0"; exit 2 ;;
+  *) sed -n 2,27p "$0"; exit 2 ;;
 esac
