@@ -24,6 +24,13 @@
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
+#   bench/run.sh curve [ROUNDS] [SIZES] the cost curve: wall and max RSS of analyze at about 10 MB,
+#                              100 MB, 1 GB and 5 GB of text, by the launcher's choice, on
+#                              embedded Flink and (up to 1 GB) the DirectRunner; plots
+#                              bench/cost-curve.png (ROUNDS default 3; 5 GB: CURVE_BIG_ROUNDS, 1)
+#   bench/run.sh perfdata [ROUNDS] [ITERS] perf.data end to end: perf script alone vs analyze
+#                              X.data (default pieces, and --decode-split cpu), ratios within
+#                              each round, outputs checked against analyze of the same text (root)
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -471,6 +478,158 @@ PY
   [ -n "${KEEP:-}" ] || rm -f "$file"
 }
 
+# Seconds of 64 CPUs busy per size label (GenerateBigTrace: ~55 MB of text per second).
+curve_seconds() {
+  case "$1" in 10m) echo 0.15 ;; 100m) echo 1.75 ;; 1g) echo 18 ;; 5g) echo 92 ;;
+    *) echo "unknown size $1 (10m, 100m, 1g, 5g)" >&2; return 2 ;; esac
+}
+
+# The cost curve: ./loadprof analyze at each size by the launcher's choice (no --runner), on
+# embedded Flink, and on the DirectRunner up to 1 GB (above, its bundles outgrow the 2 GB heap:
+# section 8). /usr/bin/time gives wall and max RSS; the runners interleaved within a round.
+# Rows go to $work/curve.tsv (size bytes runner round wall_s rss_kb load1), medians to
+# $work/curve-medians.tsv, the plot to bench/cost-curve.png.
+curve() {
+  local rounds="${1:-3}" sizes="${2:-10m 100m 1g 5g}" big_rounds="${CURVE_BIG_ROUNDS:-1}"
+  build
+  local tsv="$work/curve.tsv"
+  : >"$tsv"
+  # The launcher's first-use files (CDS archive) are made here, not in a timed run.
+  ./loadprof analyze -o "$work/curve-warm-up" examples/phases.txt.gz >/dev/null 2>&1
+  for size in $sizes; do
+    local file="$work/curve-$size.txt" seconds
+    seconds=$(curve_seconds "$size")
+    if [ ! -f "$file" ]; then
+      local need_kb=$(( $(echo "$seconds * 58000" | bc | cut -d. -f1) + 4000000 )) # + 4 GB headroom
+      local free_kb; free_kb=$(df -k --output=avail "$work" | tail -1)
+      [ "$free_kb" -gt "$need_kb" ] || { echo "not enough disk for $size: ${free_kb} kB free" >&2; return 1; }
+      java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 "$seconds"
+    fi
+    local bytes; bytes=$(stat -c %s "$file")
+    local runners="default flink direct" n="$rounds"
+    [ "$bytes" -gt $(( 1200 << 20 )) ] && { runners="default flink"; n="$big_rounds"; }
+    echo "== $size: $bytes bytes of text; runners: $runners; rounds: $n"
+    for round in $(seq "$n"); do
+      for runner in $runners; do
+        local choice=(--runner "$runner") out="$work/curve-out-$size-$runner"
+        [ "$runner" = default ] && choice=()
+        rm -rf "$out"
+        /usr/bin/time -f '%e %M' -o "$work/curve.time" ./loadprof analyze "${choice[@]}" -o "$out" "$file" \
+          >"$work/curve-$size-$runner.log" 2>&1 || echo "$size $runner: exit $?"
+        local load; load=$(cut -d' ' -f1 /proc/loadavg)
+        read -r wall rss <"$work/curve.time"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$bytes" "$runner" "$round" "$wall" "$rss" "$load" >>"$tsv"
+        printf '  round %s %-8s wall %7.2f s  max RSS %5.0f MB  load %s%s\n' "$round" "$runner" "$wall" \
+          "$(echo "$rss / 1024" | bc -l)" "$load" \
+          "$(grep -q 'running on embedded Flink' "$work/curve-$size-$runner.log" && echo '  (launcher: Flink)')"
+      done
+    done
+    local ref=flink
+    for runner in $runners; do
+      for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
+        cmp -s "$work/curve-out-$size-$ref/$f" "$work/curve-out-$size-$runner/$f" \
+          || echo "  OUTPUT DIFFERS: $size $runner $f"
+      done
+    done
+    echo "  uptime: $(uptime)"
+  done
+  python3 - "$tsv" "$work/curve-medians.tsv" <<'PY'
+import collections, statistics, sys
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    size, nbytes, runner, rnd, wall, rss, load = line.split("\t")
+    rows[(int(nbytes), size, runner)].append((float(wall), int(rss)))
+with open(sys.argv[2], "w") as out:
+    print("| text | runner | runs | median wall s | median max RSS MB | walls |")
+    print("| ---: | --- | ---: | ---: | ---: | --- |")
+    for (nbytes, size, runner), v in sorted(rows.items()):
+        wall = statistics.median_low([w for w, _ in v]); rss = statistics.median_low([r for _, r in v])
+        out.write("%s\t%d\t%.2f\t%.0f\n" % (runner, nbytes, wall, rss / 1024))
+        print("| %.0f MB | %s | %d | %.2f | %.0f | %s |" % (nbytes / 1e6, runner, len(v), wall, rss / 1024,
+              ", ".join("%.2f" % w for w, _ in v)))
+PY
+  java -Djava.awt.headless=true -cp "$(classpath)" dev.loadprof.bench.CostCurvePlot \
+    "$work/curve-medians.tsv" bench/cost-curve.png
+  ls -l bench/cost-curve.png
+}
+
+# perf.data end to end (issue 11 item 5). Records `mixed ITERS 2` system-wide at 20 kHz with
+# sched_switch (>= 1 M records for ITERS=4000), then ROUNDS rounds of, interleaved: (a) perf
+# script of the recommended fields to /dev/null alone, (b) ./loadprof analyze X.data (default
+# pieces), (c) the same with --decode-split cpu; each as a ratio to (a) within its round
+# (wall, and user+sys CPU of the command and its children from /usr/bin/time). Then checks that
+# (b) and (c) give byte-identical outputs to analyze of the text of one perf script.
+perfdata() {
+  local rounds="${1:-3}" iters="${2:-4000}" data="$work/perfdata-mixed.data" wl="$work/workloads"
+  build
+  if [ ! -x "$wl/mixed" ]; then
+    rm -rf "$wl" && cp -r "$home/../shared/workloads" "$wl" && make -s -C "$wl"
+  fi
+  if [ ! -f "$data" ]; then
+    perf record -q -k mono -a -g -e cpu-clock/freq=20000/ -e sched:sched_switch -o "$data.tmp" \
+      -- "$wl/mixed" "$iters" 2 >/dev/null 2>&1
+    mv "$data.tmp" "$data"
+  fi
+  ls -l "$data"
+  perf report --stats -i "$data" 2>/dev/null | grep -E 'TOTAL events|SAMPLE events|COMM events|FORK events|EXIT events' \
+    | sed 's/^\s*/  /'
+  # Warm-up: the launcher's first-use files (CDS archive) are not charged to a timed run.
+  ./loadprof analyze -o "$work/perfdata-warm-up" examples/phases.txt.gz >/dev/null 2>&1
+  local -a names=(a-perf-script b-analyze c-analyze-cpu)
+  declare -A wall cpu
+  for round in $(seq "$rounds"); do
+    for name in "${names[@]}"; do
+      local t="$work/perfdata-$name.time"
+      case "$name" in
+        a-perf-script) /usr/bin/time -f '%e %U %S %M' -o "$t" perf script -F \
+          comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns --show-task-events -i "$data" \
+          >/dev/null 2>"$work/perfdata-$name.log" ;;
+        b-analyze) /usr/bin/time -f '%e %U %S %M' -o "$t" ./loadprof analyze \
+          -o "$work/perfdata-out-b" "$data" >"$work/perfdata-$name.log" 2>&1 ;;
+        c-analyze-cpu) /usr/bin/time -f '%e %U %S %M' -o "$t" ./loadprof analyze --decode-split cpu \
+          -o "$work/perfdata-out-c" "$data" >"$work/perfdata-$name.log" 2>&1 ;;
+      esac
+      local e u s m
+      read -r e u s m <"$t"
+      wall[$name,$round]=$e
+      cpu[$name,$round]=$(echo "$u + $s" | bc)
+      printf 'round %s %-14s wall %6.2f s  cpu %6.2f s  max RSS %4.0f MB  load %s\n' "$round" "$name" \
+        "$e" "${cpu[$name,$round]}" "$(echo "$m / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+    done
+  done
+  for name in "${names[@]}"; do
+    local ratios="" walls="" cpus=""
+    for round in $(seq "$rounds"); do
+      ratios+="$(echo "${wall[$name,$round]} / ${wall[a-perf-script,$round]}" | bc -l) "
+      walls+="${wall[$name,$round]} "
+      cpus+="${cpu[$name,$round]} "
+    done
+    printf '%-14s median wall %6.2f s  cpu %6.2f s  ratio to (a) median %5.2f  (ratios: %s)\n' "$name" \
+      "$(echo "$walls" | tr ' ' '\n' | grep . | median)" "$(echo "$cpus" | tr ' ' '\n' | grep . | median)" \
+      "$(echo "$ratios" | tr ' ' '\n' | grep . | median)" \
+      "$(for r in $ratios; do printf '%.2f ' "$r"; done)"
+  done
+  echo "records read: $(records_of "$work/perfdata-out-b/summary.json")"
+  # The text loadprof's own decoder asks perf script for (PerfScriptDecoder.command, one piece),
+  # decoded now, after the rounds: perf symbolizes with the files present when it runs (a
+  # deleted DSO prints [unknown]), so a text decoded much earlier may differ from the pieces.
+  local text="$work/perfdata-mixed.txt"
+  perf script -f -i "$data" --ns --show-task-events --show-switch-events --show-lost-events \
+    -F comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso >"$text" 2>/dev/null
+  echo "text of one perf script: $(stat -c %s "$text") bytes"
+  ./loadprof analyze -o "$work/perfdata-out-text" "$text" >"$work/perfdata-text.log" 2>&1
+  for out in b c; do
+    # RecordIT's set: summary.json and report.html name the input file, and profile.pb.gz
+    # carries perf.data's build ids, which a text trace does not have.
+    for f in histogram.txt functions.txt flame.folded summary.txt; do
+      cmp -s "$work/perfdata-out-text/$f" "$work/perfdata-out-$out/$f" \
+        && echo "($out) identical to the text's: $f" || echo "($out) OUTPUT DIFFERS: $f"
+    done
+  done
+  grep -h "embedded Flink" "$work"/perfdata-b-analyze.log "$work"/perfdata-c-analyze-cpu.log || true
+  echo "uptime: $(uptime)"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -482,6 +641,8 @@ startup() {
 
 case "${1:-}" in
   startup) shift; startup "$@" ;;
+  curve) shift; curve "$@" ;;
+  perfdata) shift; perfdata "$@" ;;
   gzip) shift; gzip_read_ahead "$@" ;;
   cliff) shift; cliff "$@" ;;
   split) shift; split "$@" ;;
@@ -493,5 +654,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,27p "$0"; exit 2 ;;
+  *) sed -n 2,33p "$0"; exit 2 ;;
 esac

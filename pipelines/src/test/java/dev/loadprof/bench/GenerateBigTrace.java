@@ -15,12 +15,12 @@ public final class GenerateBigTrace {
   public static void main(String[] args) throws Exception {
     Path file = Path.of(args[0]);
     int cpus = Integer.parseInt(args[1]);
-    long parallelSeconds = Long.parseLong(args[2]);
+    double parallelSeconds = Double.parseDouble(args[2]); // fractional: small traces
     long second = 1_000_000_000L;
     SyntheticTrace trace = SyntheticTrace.builder().cpus(cpus).seed(3)
         .process(7000, "bigjob", 0)
         .serial(second, "serial_head")
-        .parallel(cpus, parallelSeconds * second, "parallel_body")
+        .parallel(cpus, Math.round(parallelSeconds * second), "parallel_body")
         .serial(second, "serial_tail")
         .dropIdleToTaskSwitches(c -> c % 2 == 1)
         .build();
