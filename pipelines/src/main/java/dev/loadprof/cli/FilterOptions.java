@@ -26,7 +26,8 @@ final class FilterOptions {
 
   @Option(names = {"-C", "--cpu"}, paramLabel = "CPUS", converter = Converters.CpuList.class,
       description = "Only samples taken on these CPUs (perf's -C): -C 0,2-3. A per-process"
-          + " recording is read per thread, not per CPU: none of its samples is selected.")
+          + " recording has CPUs only if made with perf record --sample-cpu (loadprof record"
+          + " adds it); without, none of its samples is selected.")
   String cpus;
 
   @Option(names = "--time", paramLabel = "START,END", converter = Converters.Time.class,

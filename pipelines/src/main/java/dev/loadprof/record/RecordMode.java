@@ -84,8 +84,10 @@ public enum RecordMode {
         a.addAll(List.of("-e", "sched:sched_wakeup"));
       }
     } else {
+      // --sample-cpu gives samples and switch records a [cpu] column (allowed at paranoid 2),
+      // so that -C can select the samples of a per-process recording.
       a.addAll(List.of("-e", "cpu-clock" + rate + (rate.isEmpty() ? ":u" : "u"),
-          "--switch-events"));
+          "--switch-events", "--sample-cpu"));
     }
     a.addAll(List.of("-o", data.toString()));
     return a;

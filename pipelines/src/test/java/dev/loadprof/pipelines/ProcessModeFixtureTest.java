@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The committed per-process recording of {@code phases 0.5} (what {@code loadprof record} makes
  * without root: cpu-clock:u with --switch-events, recorded as user nobody): its loads are those
  * the workload's phases dictate, taken from its .windows file, and the sample filters work on
- * it (-C selects nothing, loudly, since it is read per thread).
+ * it (-C selects nothing, loudly: it was recorded without --sample-cpu, so its samples have
+ * no CPU).
  */
 class ProcessModeFixtureTest {
   private static final String NAME = "phases_process";

@@ -85,29 +85,43 @@ class RecordIT {
   }
 
   /**
-   * nobody records mixed in process mode while root records the whole machine; both see the
-   * same execution, so their load histograms of that process should agree within 1 point (issue
-   * 10). Asserted: 1.5 points, with 2 workers. With 4 workers on this 2-CPU machine one of two
-   * runs differed by 1.6 points at load 1 (0.494 vs 0.478), and with 2 workers one run in about
-   * six by 1.04 (0.424 vs 0.434): an open accuracy question for issue 10, not a settled result.
+   * nobody records a workload in process mode while root records the whole machine, so both see
+   * the same execution; their load histograms of that process agree within 1 point (issue 10).
+   * Both sides measure the same thing: the system-wide recording samples cpu-clock:u (user time
+   * only, as the per-process one must). With cpu-clock (user and kernel time) on one execution of
+   * mixed 60 2 the real time at load 1 was 0.741 system-wide vs 0.726 per process: mixed's
+   * hand-offs spent 19.6 ms of CPU in the kernel at load 1 and 2.0 ms at load 2, which a :u
+   * event cannot see; without those kernel samples the system-wide figure is 0.729. The times at
+   * load from the switch records alone (kernel time included) agreed within 0.05 points, and
+   * are compared too. Separate executions are no fair reference on a shared machine: there,
+   * mixed 60 2's real time at load 1 ranged from 0.74 to 1.00 from one run to the next.
    */
   @Test
   void processModeAsNobodyAgreesWithSystemWide() throws Exception {
-    for (String workers : List.of("2")) {
-      Path dir = Files.createDirectories(shared.resolve("pair-" + workers));
+    List<List<String>> runs = List.of(
+        List.of(workloads.resolve("phases").toString(), "0.4"),
+        List.of(mixed(), "40", "2"),
+        List.of(mixed(), "40", "4"));
+    List<String> failures = new ArrayList<>();
+    for (List<String> workload : runs) {
+      String name = String.join(" ", workload).replaceAll(".*/", "");
+      Path dir = Files.createDirectories(shared.resolve("pair-" + name.replace(' ', '-')));
       Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
       Path sys = dir.resolve("sys.data");
-      Process system = new ProcessBuilder("perf", "record", "-q", "-k", "mono", "-a", "-g",
-          "-e", "cpu-clock", "-e", "sched:sched_switch", "-o", sys.toString(), "--", "sleep",
-          "120").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      // No call graphs: only loads are compared, and the recording of the whole machine
+      // stays small.
+      Process system = new ProcessBuilder("perf", "record", "-q", "-k", "mono", "-a",
+          "-e", "cpu-clock:u", "-e", "sched:sched_switch", "-o", sys.toString(), "--",
+          "sleep", "300").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       Thread.sleep(1500);
       Path lib = repoRoot().resolve("pipelines/target");
       List<String> cmd = new ArrayList<>(List.of("runuser", "-u", "nobody", "--",
           ProcessHandle.current().info().command().orElse("java"), "-cp",
           lib.resolve("loadprof.jar") + ":" + lib.resolve("lib") + "/*",
           "dev.loadprof.cli.LoadprofCli", "record", "--mode", "process", "--out",
-          dir.resolve("proc").toString(), "--", mixed(), "60", workers));
+          dir.resolve("proc").toString(), "--"));
+      cmd.addAll(workload);
       Process nobody = new ProcessBuilder(cmd).redirectErrorStream(true)
           .redirectOutput(dir.resolve("nobody.log").toFile()).start();
       assertTrue(nobody.waitFor(10, TimeUnit.MINUTES));
@@ -117,19 +131,40 @@ class RecordIT {
       assertEquals(0, nobody.exitValue(), log);
       assertThat(log, containsString("mode process"));
       JsonNode proc = E2e.processByComm(
-          E2e.JSON.readTree(dir.resolve("proc/summary.json").toFile()), "mixed");
+          E2e.JSON.readTree(dir.resolve("proc/summary.json").toFile()), name.split(" ")[0]);
       int pid = proc.get("pid").asInt();
-      Cli whole = E2e.analyze(dir.resolve("sys-out"), "--pid", Integer.toString(pid),
-          sys.toString()).assertOk();
+      Cli whole = E2e.analyze(dir.resolve("sys-out"), "--event", "cpu-clock:u", "--pid",
+          Integer.toString(pid), sys.toString()).assertOk();
       JsonNode sysProc = E2e.process(whole.summary(), pid);
       assertThat(proc.get("samples").asLong(), greaterThan(100L));
       for (int k = 1; k <= 4; k++) {
-        double p = E2e.at(proc.get("realtime_histogram"), k);
-        double s = E2e.at(sysProc.get("realtime_histogram"), k);
-        assertEquals(s, p, 0.015, "mixed 60 " + workers + ": real time at load " + k
-            + " per process " + p + " vs system-wide " + s);
+        compare(failures, name + ": real time at load " + k,
+            E2e.at(proc.get("realtime_histogram"), k),
+            E2e.at(sysProc.get("realtime_histogram"), k));
+        compare(failures, name + ": share of time on CPU at load " + k,
+            onCpuShare(proc.get("time_at_load_ns"), k),
+            onCpuShare(sysProc.get("time_at_load_ns"), k));
       }
     }
+    assertTrue(failures.isEmpty(), String.join("\n", failures));
+  }
+
+  private static void compare(List<String> failures, String what, double perProcess,
+      double systemWide) {
+    String line = what + ": per process " + perProcess + " vs system-wide " + systemWide;
+    System.out.println(line);
+    if (Math.abs(perProcess - systemWide) > 0.01) {
+      failures.add(line);
+    }
+  }
+
+  /** time_at_load_ns[k] over the time at any load k >= 1. */
+  private static double onCpuShare(JsonNode timeAtLoad, int k) {
+    double onCpu = 0;
+    for (int j = 1; timeAtLoad.has(Integer.toString(j)); j++) {
+      onCpu += E2e.at(timeAtLoad, j);
+    }
+    return onCpu == 0 ? 0 : E2e.at(timeAtLoad, k) / onCpu;
   }
 
   /** Ctrl-C (SIGINT to loadprof) stops the program and the recording is still analyzed. */

@@ -127,7 +127,7 @@ public final class BlockBuilder implements TraceEventSink {
       return;
     }
     interval.note(cpu, tid, timeNs, period, info.periodIsNanoseconds);
-    b.addSample(timeNs, tid, pid, period, stack);
+    b.addSample(timeNs, tid, pid, period, stack, cpu);
   }
 
   /**

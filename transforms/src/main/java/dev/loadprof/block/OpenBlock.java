@@ -34,8 +34,8 @@ final class OpenBlock {
     this.carryIn = carryIn;
   }
 
-  void addSample(long t, int tid, int pid, long period, Frame[] stack) {
-    samples.add(t, tid, pid, period, stacks.idOf(stack));
+  void addSample(long t, int tid, int pid, long period, Frame[] stack, int cpu) {
+    samples.add(t, tid, pid, period, stacks.idOf(stack), cpu);
   }
 
   /** The finished block: trimmed copies of the columns, with this block's place and carry-in. */

@@ -154,7 +154,7 @@ public final class LoadJoiner {
     }
     int tid = b.samples.tid[i];
     acc.addSample(tid, load, b.sampleCpuNs(i), stack,
-        selection.selects(tid, b.cpu, b.samples.time[i]));
+        selection.selects(tid, b.cpu, b.samples.cpu[i], b.samples.time[i]));
     Frame[] frames = stack.frames();
     if (frames.length > 0) {
       acc.timeline.addSample(b.samples.time[i], frames[0].symbol(), b.sampleCpuNs(i));

@@ -1,5 +1,6 @@
 package dev.loadprof.load;
 
+import dev.loadprof.model.TraceEventSink;
 import java.io.Serializable;
 import java.util.Set;
 import java.util.TreeSet;
@@ -34,12 +35,13 @@ public record SampleSelection(Set<Integer> tids, Set<Integer> cpus, String time)
   /**
    * The selection for one run.
    *
-   * @param cpuPerSample false when the run's samples carry no CPU (a per-thread recording): then
-   *     --cpu selects none of them
+   * @param cpuLanes true when the run's blocks are per CPU (a sample's CPU is its block's);
+   *     false for a per-thread recording, whose samples say their CPU only if it was recorded
+   *     with --sample-cpu: --cpu selects none of the others
    */
-  public Selector forRun(long runStartNs, long runEndNs, boolean cpuPerSample) {
+  public Selector forRun(long runStartNs, long runEndNs, boolean cpuLanes) {
     long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(runStartNs, runEndNs);
-    return new Selector(tids, cpus, cpuPerSample, ranges);
+    return new Selector(tids, cpus, cpuLanes, ranges);
   }
 
   /** The CPUs of a list as perf's -C takes it, such as 0,2-3. */
@@ -91,19 +93,24 @@ public record SampleSelection(Set<Integer> tids, Set<Integer> cpus, String time)
   public static final class Selector {
     private final Set<Integer> tids;
     private final Set<Integer> cpus;
-    private final boolean cpuPerSample;
+    private final boolean cpuLanes;
     private final long[] timeRanges;
 
-    Selector(Set<Integer> tids, Set<Integer> cpus, boolean cpuPerSample, long[] timeRanges) {
+    Selector(Set<Integer> tids, Set<Integer> cpus, boolean cpuLanes, long[] timeRanges) {
       this.tids = tids;
       this.cpus = cpus;
-      this.cpuPerSample = cpuPerSample;
+      this.cpuLanes = cpuLanes;
       this.timeRanges = timeRanges;
     }
 
-    public boolean selects(int tid, int cpu, long timeNs) {
+    /**
+     * @param laneCpu the CPU of the sample's block (a thread id for thread lanes)
+     * @param sampleCpu the sample's own CPU column, UNKNOWN_ID when the trace has none
+     */
+    public boolean selects(int tid, int laneCpu, int sampleCpu, long timeNs) {
+      int cpu = cpuLanes ? laneCpu : sampleCpu;
       return (tids == null || tids.contains(tid))
-          && (cpus == null || (cpuPerSample && cpus.contains(cpu)))
+          && (cpus == null || (cpu != TraceEventSink.UNKNOWN_ID && cpus.contains(cpu)))
           && (timeRanges == null || TimeRanges.contains(timeRanges, timeNs));
     }
   }

@@ -24,6 +24,26 @@ abstract class Column<G> {
     return new IntColumn<>(name, get, set);
   }
 
+  /**
+   * An int column added after archives were first written: an older archive's empty field reads
+   * as UNKNOWN_ID for every row.
+   */
+  static <G> Column<G> intsOrUnknown(String name, Function<G, int[]> get,
+      BiConsumer<G, int[]> set) {
+    return new IntColumn<>(name, get, set) {
+      @Override
+      void fromBytes(G group, ByteBuffer bytes, int count, long base) {
+        if (count > 0 && !bytes.hasRemaining()) {
+          int[] unknown = new int[count];
+          Arrays.fill(unknown, TraceEventSink.UNKNOWN_ID);
+          set.accept(group, unknown);
+          return;
+        }
+        super.fromBytes(group, bytes, count, base);
+      }
+    };
+  }
+
   static <G> Column<G> longs(String name, Function<G, long[]> get, BiConsumer<G, long[]> set) {
     return new LongColumn<>(name, false, get, set);
   }
@@ -78,7 +98,7 @@ abstract class Column<G> {
     }
   }
 
-  private static final class IntColumn<G> extends ArrayColumn<G, int[]> {
+  private static class IntColumn<G> extends ArrayColumn<G, int[]> {
     IntColumn(String name, Function<G, int[]> get, BiConsumer<G, int[]> set) {
       super(name, get, set);
     }

@@ -83,9 +83,10 @@ public final class AnalysisAssembler {
     analysis.setSampleFilter(filters.samples().describe());
     if (filters.samples().cpus() != null) {
       for (RunInfo r : runs) {
-        if (!"cpu".equals(r.lanes)) {
-          r.warnings.add(r.source + ": --cpu selects no sample of this run: it is not read"
-              + " per CPU (a per-process recording, read per thread); leave out --cpu to see it");
+        if (!"cpu".equals(r.lanes) && r.cpuCount == 0) {
+          r.warnings.add(r.source + ": --cpu selects no sample of this run: its samples have"
+              + " no CPU (a per-process recording made without perf record --sample-cpu);"
+              + " leave out --cpu to see it");
         }
       }
     }

@@ -68,12 +68,15 @@ class TimeRangesTest {
     SampleSelection s = new SampleSelection(Set.of(13, 12), Set.of(1), "10%-20%");
     assertEquals("--tid 12,13 --cpu 1 --time 10%-20%", s.describe());
     SampleSelection.Selector r = s.forRun(0, 100 * S, true);
-    assertTrue(r.selects(12, 1, 15 * S));
-    assertFalse(r.selects(14, 1, 15 * S));
-    assertFalse(r.selects(12, 0, 15 * S));
-    assertFalse(r.selects(12, 1, 25 * S));
-    assertFalse(s.forRun(0, 100 * S, false).selects(12, 1, 15 * S),
+    assertTrue(r.selects(12, 1, -1, 15 * S));
+    assertFalse(r.selects(14, 1, -1, 15 * S));
+    assertFalse(r.selects(12, 0, 1, 15 * S), "CPU lanes: the block's CPU counts");
+    assertFalse(r.selects(12, 1, -1, 25 * S));
+    SampleSelection.Selector perThread = s.forRun(0, 100 * S, false);
+    assertFalse(perThread.selects(12, 12, -1, 15 * S),
         "samples without a CPU are not selected by --cpu");
+    assertTrue(perThread.selects(12, 12, 1, 15 * S), "thread lanes: the sample's own CPU");
+    assertFalse(perThread.selects(12, 1, 0, 15 * S));
     assertTrue(SampleSelection.ALL.isAll());
     assertEquals("", SampleSelection.ALL.describe());
   }

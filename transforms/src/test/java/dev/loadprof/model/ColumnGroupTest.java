@@ -46,6 +46,19 @@ class ColumnGroupTest {
     assertEquals(s, new Switches().fromRecord(r, 900));
   }
 
+  @Test
+  void anArchiveWrittenBeforeSampleCpusWereKeptReadsThemAsUnknown() {
+    Samples s = new Samples();
+    s.add(1_000, 7, 7, 250_000, 0, 1);
+    s.add(2_000, 8, 7, 250_000, 0, 0);
+    EventBlockRecord r = new EventBlockRecord();
+    s.toRecord(r, 900);
+    assertEquals(s, new Samples().fromRecord(r, 900));
+    r.put("sample_cpu", java.nio.ByteBuffer.allocate(0)); // the schema's default
+    assertArrayEquals(new int[] {TraceEventSink.UNKNOWN_ID, TraceEventSink.UNKNOWN_ID},
+        new Samples().fromRecord(r, 900).cpu);
+  }
+
   private static byte[] toBytes(Varint.Sink out) {
     java.nio.ByteBuffer b = out.toByteBuffer();
     byte[] bytes = new byte[b.remaining()];
