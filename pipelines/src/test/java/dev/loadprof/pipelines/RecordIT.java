@@ -109,9 +109,11 @@ class RecordIT {
       Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
       Path sys = dir.resolve("sys.data");
       // No call graphs: only loads are compared, and the recording of the whole machine
-      // stays small.
+      // stays small. sched_wakeup makes the repairs of this VM's unrecorded switch-ins exact
+      // (without it, the reference's time at load 1 was once 1.08 points off).
       Process system = new ProcessBuilder("perf", "record", "-q", "-k", "mono", "-a",
-          "-e", "cpu-clock:u", "-e", "sched:sched_switch", "-o", sys.toString(), "--",
+          "-e", "cpu-clock:u", "-e", "sched:sched_switch", "-e", "sched:sched_wakeup",
+          "-o", sys.toString(), "--",
           "sleep", "300").redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       Thread.sleep(1500);
@@ -141,23 +143,32 @@ class RecordIT {
       JsonNode procRun = E2e.JSON.readTree(dir.resolve("proc/summary.json").toFile())
           .get("runs").get(0);
       assertThat(procRun.get("cpus").asInt(), greaterThan(0));
+      long procSamples = proc.get("samples").asLong();
+      long sysSamples = sysProc.get("samples").asLong();
       for (int k = 1; k <= 4; k++) {
-        compare(failures, name + ": real time at load " + k,
-            E2e.at(proc.get("realtime_histogram"), k),
-            E2e.at(sysProc.get("realtime_histogram"), k));
+        // The time at each load comes from the switch records: exact, so 1 point.
         compare(failures, name + ": share of time on CPU at load " + k,
             onCpuShare(proc.get("time_at_load_ns"), k),
-            onCpuShare(sysProc.get("time_at_load_ns"), k));
+            onCpuShare(sysProc.get("time_at_load_ns"), k), 0.01);
+        // The real-time histogram is estimated from samples, and the two recordings sample
+        // the execution at independent instants: 1 point plus three standard errors of the
+        // difference of two shares (a short run's 3,000 samples alone give ~1.3 points).
+        double p = E2e.at(sysProc.get("realtime_histogram"), k);
+        double noise = 3 * Math.sqrt(p * (1 - p) * (1.0 / procSamples + 1.0 / sysSamples));
+        compare(failures, name + ": real time at load " + k + " (" + procSamples + " vs "
+                + sysSamples + " samples)",
+            E2e.at(proc.get("realtime_histogram"), k), p, 0.01 + noise);
       }
     }
     assertTrue(failures.isEmpty(), String.join("\n", failures));
   }
 
   private static void compare(List<String> failures, String what, double perProcess,
-      double systemWide) {
-    String line = what + ": per process " + perProcess + " vs system-wide " + systemWide;
+      double systemWide, double within) {
+    String line = what + ": per process " + perProcess + " vs system-wide " + systemWide
+        + " (within " + within + ")";
     System.out.println(line);
-    if (Math.abs(perProcess - systemWide) > 0.01) {
+    if (Math.abs(perProcess - systemWide) > within) {
       failures.add(line);
     }
   }
