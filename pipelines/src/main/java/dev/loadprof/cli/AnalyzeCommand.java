@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.pipelines.AnalyzeOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
 import java.io.PrintStream;
@@ -24,6 +26,7 @@ final class AnalyzeCommand implements JobCommand {
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
+  @Mixin ProgressOptions progress;
 
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
@@ -47,7 +50,10 @@ final class AnalyzeCommand implements JobCommand {
         parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
     OutputDir.removeDebris(options.getOut());
-    PipelineResult result = AnalyzePipeline.run(in.traces(), in.archives(), options);
+    PipelineResult result;
+    try (ProgressDisplay shown = progress.start(err)) {
+      result = AnalyzePipeline.run(in.traces(), in.archives(), options);
+    }
     return JobOutcome.analyzed(result, options.getOut(), in.runs(), out, err);
   }
 }

@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
@@ -38,6 +40,7 @@ final class CompareCommand implements JobCommand {
   @Mixin ComparisonOptions comparison;
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
+  @Mixin ProgressOptions progress;
 
   @Option(names = "--baseline", paramLabel = "PATH", description = "A baseline trace, glob or"
       + " archive; repeat the option for more runs.")
@@ -82,7 +85,9 @@ final class CompareCommand implements JobCommand {
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
     options.setTraces(String.join(",", traces));
     OutputDir.removeDebris(options.getOut());
-    AnalyzePipeline.run(traces, archives, options, new CompareJob(sides, settings));
+    try (ProgressDisplay shown = progress.start(err)) {
+      AnalyzePipeline.run(traces, archives, options, new CompareJob(sides, settings));
+    }
     return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.compare.NightlyJob;
 import dev.loadprof.compare.NightlyJson;
 import dev.loadprof.compare.NightlySettings;
@@ -35,6 +37,7 @@ final class NightlyCommand implements JobCommand {
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
+  @Mixin ProgressOptions progress;
 
   @Option(names = "--history", paramLabel = "N", converter = Converters.Positive.class,
       description = "The latest night is compared with at most N nights before it, back to"
@@ -64,7 +67,9 @@ final class NightlyCommand implements JobCommand {
         parsing.windowNsIfGiven());
     options.setTraces(String.join(",", in.traces()));
     OutputDir.removeDebris(options.getOut());
-    AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
+    try (ProgressDisplay shown = progress.start(err)) {
+      AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
+    }
     return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

@@ -3,6 +3,7 @@ package dev.loadprof.beam;
 import dev.loadprof.load.LoadJoiner;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
+import dev.loadprof.progress.JobProgress;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import java.util.ArrayList;
@@ -113,6 +114,7 @@ public final class JoinSamplesWithLoad
       if (!health.isEmpty()) {
         out.get(RUN_HEALTH).output(KV.of(runId, health));
       }
+      JobProgress.advance(JobProgress.Stage.JOINING, blocks.size());
     }
   }
 }
