@@ -56,8 +56,10 @@ import java.util.function.Supplier;
  *       a frame would be a wrong stack); the rest of that stack is skipped silently.
  *   <li>Stack lines with no record above them (e.g. after a blank line or a task line) are
  *       reported once per run of such lines, at the first one.
- *   <li>The stacks of records other than samples (switches, wakeups, ignored tracepoints) are not
- *       used and not parsed; those records are sent when their header is read.
+ *   <li>A sched_switch record's stack is the switched-out thread's call chain and is kept; a bad
+ *       line in it is reported and the switch is sent without a stack (the loads need every
+ *       switch). The stacks of other records (wakeups, ignored tracepoints) are not used and not
+ *       parsed; those records are sent when their header is read.
  *   <li>perf ends every line with a newline, so a last line without one was cut mid-line: it is
  *       reported as "truncated last line", and if it was a stack line its sample is dropped.
  * </ul>
@@ -97,7 +99,7 @@ public final class PerfScriptParser implements TraceReader {
 
   // What the lines that follow the current header belong to.
   private static final int NO_RECORD = 0; // stack lines here are out of place
-  private static final int IN_SAMPLE = 1; // stack lines are frames of the pending sample
+  private static final int IN_SAMPLE = 1; // stack lines are frames of the pending record
   private static final int SKIP_STACK = 2; // stack of a record that is sent already or bad
   private static final int IN_ORPHAN = 3; // out-of-place stack lines, already reported
 
@@ -127,7 +129,8 @@ public final class PerfScriptParser implements TraceReader {
   private String capturedOn;
   private String layout = "";
 
-  // The sample being assembled (sent when its stack ends).
+  // The sample or switch being assembled (sent when its stack ends).
+  private boolean pendingIsSwitch;
   private long sampleTime;
   private int sampleCpu;
   private int samplePid;
@@ -136,6 +139,14 @@ public final class PerfScriptParser implements TraceReader {
   private String sampleEvent;
   private long samplePeriod;
   private Frame[] frames = new Frame[128];
+  // The pending sched_switch's payload (its time and cpu are sampleTime and sampleCpu).
+  private long switchPeriod;
+  private int switchPrevPid;
+  private int switchPrevTid;
+  private String switchPrevComm;
+  private String switchPrevState;
+  private int switchNextTid;
+  private String switchNextComm;
   private int frameCount;
 
   // Header fields, filled by parseHeader.
@@ -268,6 +279,9 @@ public final class PerfScriptParser implements TraceReader {
       this.sink = null;
       sampleComm = null;
       sampleEvent = null;
+      switchPrevComm = null;
+      switchPrevState = null;
+      switchNextComm = null;
       Arrays.fill(frames, 0, frameCount, null);
       frameCount = 0;
     }
@@ -323,17 +337,25 @@ public final class PerfScriptParser implements TraceReader {
         b = buf;
       }
       scan = limit;
-      int n = reader.read(buf, limit, buf.length - limit);
+      int n;
+      try {
+        n = reader.read(buf, limit, buf.length - limit);
+      } catch (IOException e) {
+        endBeforeStartedHeader(start, limit, skippingLongLine);
+        throw e;
+      }
       if (n < 0) {
         break;
       }
       limit += n;
     }
     if (partEnd == PartEnd.FAILED) {
+      endBeforeStartedHeader(start, limit, skippingLongLine);
       return;
     }
     String damage = partEnd == PartEnd.END ? damageAtEnd.get() : null;
     if (damage != null) {
+      endBeforeStartedHeader(start, limit, skippingLongLine);
       // Said before the cut line, so that it is the first malformed line reported.
       sink.malformed(lineNumber + 1, damage + ". Re-create the file", "");
     }
@@ -348,6 +370,20 @@ public final class PerfScriptParser implements TraceReader {
     finishRecord();
   }
 
+  /**
+   * When reading fails: a record whose stack was followed by the start of a header line is
+   * complete, and is sent (as {@link TraceParts} cuts a part before such a line); one whose stack
+   * may go on is dropped.
+   */
+  private void endBeforeStartedHeader(int start, int limit, boolean skippingLongLine) {
+    if (skippingLongLine || limit <= start || buf[start] == '\t' || buf[start] == '#') {
+      return;
+    }
+    if (!isBlank(buf, start, limit) && !(limit - start == 1 && buf[start] == '\r')) {
+      finishRecord();
+    }
+  }
+
   /** Reports a line over maxLineChars with its first 200 chars. */
   private void tooLong(char[] b, int start) {
     endRecordAfterBadLine(b, start);
@@ -359,7 +395,7 @@ public final class PerfScriptParser implements TraceReader {
   private void endRecordAfterBadLine(char[] b, int start) {
     if (b[start] == '\t') {
       if (state == IN_SAMPLE) {
-        dropSample();
+        dropStack();
         state = SKIP_STACK;
       } else if (state == NO_RECORD) {
         state = IN_ORPHAN;
@@ -404,7 +440,7 @@ public final class PerfScriptParser implements TraceReader {
         Frame f = frame(b, s, e);
         if (f == null) {
           sink.malformed(lineNumber, "bad stack line", new String(b, s, e - s));
-          dropSample();
+          dropStack();
           state = SKIP_STACK;
         } else {
           if (frameCount == frames.length) {
@@ -443,19 +479,35 @@ public final class PerfScriptParser implements TraceReader {
 
   // ---------------------------------------------------------------- records
 
-  /** Sends the pending sample, if any. */
+  /** Sends the pending sample or switch, if any. */
   private void finishRecord() {
     if (state == IN_SAMPLE) {
-      Frame[] stack = frameCount == 0 ? NO_FRAMES : Arrays.copyOf(frames, frameCount);
-      frameCount = 0;
       state = NO_RECORD;
+      sendPending();
+    }
+  }
+
+  private void sendPending() {
+    Frame[] stack = frameCount == 0 ? NO_FRAMES : Arrays.copyOf(frames, frameCount);
+    frameCount = 0;
+    if (pendingIsSwitch) {
+      sink.schedSwitch(sampleTime, sampleCpu, switchPeriod, switchPrevPid, switchPrevTid,
+          switchPrevComm, switchPrevState, switchNextTid, switchNextComm, stack);
+    } else {
       sink.sample(sampleTime, sampleCpu, samplePid, sampleTid, sampleComm, sampleEvent,
           samplePeriod, stack);
     }
   }
 
-  private void dropSample() {
+  /**
+   * After a bad stack line: a sample is dropped (a stack missing a frame would be a wrong stack);
+   * a switch is still sent, without a stack, because the loads need every switch.
+   */
+  private void dropStack() {
     frameCount = 0;
+    if (pendingIsSwitch) {
+      sendPending();
+    }
   }
 
   private void header(char[] b, int s, int e) {
@@ -510,6 +562,7 @@ public final class PerfScriptParser implements TraceReader {
       sampleComm = intern(b, skipBlanks(b, s, hCommEnd), hCommEnd);
       sampleEvent = event;
       samplePeriod = period;
+      pendingIsSwitch = false;
       frameCount = 0;
       state = IN_SAMPLE;
       if (payload < payloadEnd) {
@@ -756,9 +809,19 @@ public final class PerfScriptParser implements TraceReader {
       bad(b, s, e, "sched_switch without next_pid");
       return;
     }
-    sink.schedSwitch(hTime, hCpu, period, hPid, toId(prevTid), intern(b, prevCommStart, prevPidKey),
-        intern(b, stateStart, stateEnd), toId(nextTid), intern(b, nextCommStart, nextPidKey));
-    state = SKIP_STACK;
+    // Sent when its stack (the switched-out thread's call chain) ends.
+    sampleTime = hTime;
+    sampleCpu = hCpu;
+    switchPeriod = period;
+    switchPrevPid = hPid;
+    switchPrevTid = toId(prevTid);
+    switchPrevComm = intern(b, prevCommStart, prevPidKey);
+    switchPrevState = intern(b, stateStart, stateEnd);
+    switchNextTid = toId(nextTid);
+    switchNextComm = intern(b, nextCommStart, nextPidKey);
+    pendingIsSwitch = true;
+    frameCount = 0;
+    state = IN_SAMPLE;
   }
 
   private void schedWakeup(char[] b, int s, int e, int p, int pe) {
@@ -780,7 +843,8 @@ public final class PerfScriptParser implements TraceReader {
       bad(b, s, e, "sched_wakeup without target_cpu");
       return;
     }
-    sink.schedWakeup(hTime, hCpu, toId(tid), intern(b, commStart, pidKey), (int) target);
+    sink.schedWakeup(hTime, hCpu, hPid, hTid, toId(tid), intern(b, commStart, pidKey),
+        (int) target);
     state = SKIP_STACK;
   }
 
@@ -845,7 +909,8 @@ public final class PerfScriptParser implements TraceReader {
           return;
         }
         String comm = intern(b, skipBlanks(b, s, hCommEnd), hCommEnd);
-        sink.contextSwitch(hTime, hCpu, hPid, hTid, comm, in);
+        boolean preempt = out && startsWith(b, skipBlanks(b, i + 3, e), e, "preempt");
+        sink.contextSwitch(hTime, hCpu, hPid, hTid, comm, in, preempt);
       }
       case "PERF_RECORD_LOST", "PERF_RECORD_LOST_SAMPLES" -> {
         // "PERF_RECORD_LOST lost 123". Older perf printed no count: then at least one was lost.
