@@ -136,7 +136,7 @@ public final class ParallelTextParser implements TraceReader {
     capturedOn = null;
     PerfScriptParser parser = new PerfScriptParser();
     try {
-      parser.readPart(text, sink, 0, PerfScriptParser.PartEnd.END, () -> null);
+      parser.readPart(text, sink, 0, PartEnd.END, () -> null);
     } finally {
       lines = parser.lineCount();
       noteHeaders(parser.hostNameIfSeen(), parser.capturedOnIfSeen());
@@ -184,7 +184,7 @@ public final class ParallelTextParser implements TraceReader {
     long before = lines;
     try {
       parser.readPart(new InputStreamReader(rest, StandardCharsets.UTF_8), sink, before,
-          PerfScriptParser.PartEnd.END, () -> TraceFiles.damage(text));
+          PartEnd.END, () -> TraceFiles.damage(text));
     } finally {
       lines = parser.lineCount();
       noteHeaders(parser.hostNameIfSeen(), parser.capturedOnIfSeen());
