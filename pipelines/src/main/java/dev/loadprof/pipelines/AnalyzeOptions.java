@@ -79,7 +79,7 @@ public interface AnalyzeOptions extends PipelineOptions {
 
   void setGroupBy(String value);
 
-  // ===== stores (issue 12): partitions and debris =====
+  // Archive partitions and debris (stores)
   @Description("archive: the night (UTC date YYYY-MM-DD) the traces belong to, their partition"
       + " in the archive. Default: the UTC date each trace file was last modified.")
   String getNight();

@@ -24,7 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads one perf script trace on several threads (issue 11: one big trace on all cores). The text
+ * Reads one perf script trace on several threads, so that one big trace uses all cores. The text
  * is cut into parts at record boundaries ({@link TraceParts}); worker threads parse the parts in
  * parallel, each into a list of events; this thread hands the lists to the sink in the trace's
  * order. So the sink sees exactly the calls of a {@link PerfScriptParser} reading the whole trace,
