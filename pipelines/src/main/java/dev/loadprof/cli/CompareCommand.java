@@ -5,14 +5,15 @@ import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
 import dev.loadprof.compare.CompareSettings;
 import dev.loadprof.compare.Side;
-import dev.loadprof.pipelines.AnalyzeOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -59,16 +60,17 @@ final class CompareCommand implements JobCommand {
     CompareSettings settings = comparison.applyTo(CompareSettings.DEFAULT);
     List<String> sidesGiven = new ArrayList<>(baseline);
     sidesGiven.addAll(candidate);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(sidesGiven, outDir));
-    options.setOut(outDir);
-    OutputDir.checkWritable(options.getOut());
-    parsing.applyTo(options);
-    filters.applyTo(options);
+    OutputDir.checkWritable(outDir);
+    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(outDir);
+    parsing.applyTo(builder);
+    filters.applyTo(builder);
+    AnalyzeSettings analysis = builder.build();
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), options.getEvent(),
+    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
         parsing.windowNsIfGiven());
-    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), options.getEvent(),
+    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), analysis.event(),
         parsing.windowNsIfGiven());
     Map<String, Side> sides = new LinkedHashMap<>();
     base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
@@ -80,9 +82,8 @@ final class CompareCommand implements JobCommand {
     }
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
-    options.setTraces(String.join(",", traces));
-    OutputDir.removeDebris(options.getOut());
-    AnalyzePipeline.run(traces, archives, options, new CompareJob(sides, settings));
+    OutputDir.removeDebris(outDir);
+    AnalyzePipeline.run(options, traces, archives, analysis, new CompareJob(sides, settings));
     return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

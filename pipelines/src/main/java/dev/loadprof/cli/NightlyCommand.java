@@ -3,11 +3,12 @@ package dev.loadprof.cli;
 import dev.loadprof.compare.NightlyJob;
 import dev.loadprof.compare.NightlyJson;
 import dev.loadprof.compare.NightlySettings;
-import dev.loadprof.pipelines.AnalyzeOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.List;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,19 +53,19 @@ final class NightlyCommand implements JobCommand {
     if (history != null) {
       settings = settings.withHistory(history);
     }
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(given, outDir));
-    options.setOut(outDir);
-    OutputDir.checkWritable(options.getOut());
-    parsing.applyTo(options);
-    filters.applyTo(options);
-    selection.applyTo(options);
+    OutputDir.checkWritable(outDir);
+    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(outDir);
+    parsing.applyTo(builder);
+    filters.applyTo(builder);
+    selection.applyTo(builder);
+    AnalyzeSettings analysis = builder.build();
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
+    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven());
-    options.setTraces(String.join(",", in.traces()));
-    OutputDir.removeDebris(options.getOut());
-    AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
+    OutputDir.removeDebris(outDir);
+    AnalyzePipeline.run(options, in.traces(), in.archives(), analysis, new NightlyJob(settings));
     return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
   }
 }
