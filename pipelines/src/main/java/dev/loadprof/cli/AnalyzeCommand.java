@@ -2,12 +2,13 @@ package dev.loadprof.cli;
 
 import dev.loadprof.cli.progress.ProgressDisplay;
 import dev.loadprof.cli.progress.ProgressOptions;
-import dev.loadprof.pipelines.AnalyzeOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.List;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -38,22 +39,18 @@ final class AnalyzeCommand implements JobCommand {
       return notPerfScript;
     }
     String outDir = output.orDefault(DEFAULT_OUT);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(given, outDir));
-    options.setOut(outDir);
-    OutputDir.checkWritable(options.getOut());
-    parsing.applyTo(options);
-    filters.applyTo(options);
-    selection.applyTo(options);
+    OutputDir.checkWritable(outDir);
+    AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
+    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven());
-    options.setTraces(String.join(",", in.traces()));
-    OutputDir.removeDebris(options.getOut());
+    OutputDir.removeDebris(outDir);
     PipelineResult result;
     try (ProgressDisplay shown = progress.start(err)) {
-      result = AnalyzePipeline.run(in.traces(), in.archives(), options);
+      result = AnalyzePipeline.run(options, in.traces(), in.archives(), settings);
     }
-    return JobOutcome.analyzed(result, options.getOut(), in.runs(), out, err);
+    return JobOutcome.analyzed(result, outDir, in.runs(), out, err);
   }
 }

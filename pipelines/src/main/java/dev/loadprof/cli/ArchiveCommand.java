@@ -9,7 +9,7 @@ import dev.loadprof.archive.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
-import dev.loadprof.pipelines.AnalyzeOptions;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import dev.loadprof.pipelines.ArchivePipeline;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
@@ -25,6 +25,7 @@ import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -55,20 +56,22 @@ final class ArchiveCommand implements JobCommand {
       throw new UsageException("archive needs -o/--out ARCHIVE; usage: " + SYNOPSIS);
     }
     List<String> traces = inputs.required(SYNOPSIS);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(traces, output.out));
-    options.setOut(output.out);
-    parsing.applyTo(options);
-    partition.applyTo(options);
+    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(output.out);
+    parsing.applyTo(builder);
+    AnalyzeSettings settings = builder.build();
+    String night = partition.night();
+    long graceMillis = partition.debrisGraceMillis();
     FileSystems.setDefaultPipelineOptions(options);
-    String archive = options.getOut();
+    String archive = settings.out();
     OutputDir.checkWritable(archive);
     checkIsArchiveOrEmpty(archive);
     if (ArchiveLayout.exists(ArchiveLayout.marker(archive))) {
       ArchiveChecks.checkFormat(archive); // never add runs to an archive of an unknown format
     }
     List<String> files = Inputs.traceFiles(traces);
-    List<String> todo = notYetArchived(files, archive, options, out);
+    List<String> todo = notYetArchived(files, archive, settings, out);
     if (todo.isEmpty()) {
       out.println("Nothing to do: all " + files.size() + " traces are already in " + archive
           + ".");
@@ -79,11 +82,9 @@ final class ArchiveCommand implements JobCommand {
     } catch (IOException e) {
       throw new UsageException("cannot write the archive " + archive + ": " + e.getMessage());
     }
-    options.setTraces(String.join(",", todo));
     String jobId = UUID.randomUUID().toString().substring(0, 8);
-    long graceMillis = options.getArchiveDebrisGraceMinutes() * 60_000L;
-    ArchiveJob job = new ArchiveJob(archive, jobId, options.getEvent(),
-        options.getWindowMs() * 1_000_000L, nights(todo, options.getNight()),
+    ArchiveJob job = new ArchiveJob(archive, jobId, settings.event(),
+        settings.windowMs() * 1_000_000L, nights(todo, night),
         RunSelection.nightOf(System.currentTimeMillis()), graceMillis);
     int swept = ArchiveLayout.sweepStaging(archive, System.currentTimeMillis() - graceMillis);
     if (swept > 0) {
@@ -91,7 +92,7 @@ final class ArchiveCommand implements JobCommand {
     }
     PipelineResult result;
     try (ProgressDisplay shown = progress.start(err)) {
-      result = ArchivePipeline.run(todo, options, job);
+      result = ArchivePipeline.run(options, todo, settings, job);
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);
     }
@@ -154,7 +155,7 @@ final class ArchiveCommand implements JobCommand {
    * (only then): same content, window and event means skip; different content is an error.
    */
   private static List<String> notYetArchived(List<String> files, String archive,
-      AnalyzeOptions options, PrintStream out) throws UsageException {
+      AnalyzeSettings settings, PrintStream out) throws UsageException {
     List<String> todo = new ArrayList<>();
     for (String file : files) {
       String runId = ParseTraces.runIdOf(file);
@@ -180,8 +181,8 @@ final class ArchiveCommand implements JobCommand {
             + runId + "' (from " + existing.getSource() + "); " + file
             + " differs. Rename it or use another archive.");
       }
-      if (existing.getWindowNs() == options.getWindowMs() * 1_000_000L
-          && Objects.equals(existing.getRequestedEvent(), options.getEvent())) {
+      if (existing.getWindowNs() == settings.windowMs() * 1_000_000L
+          && Objects.equals(existing.getRequestedEvent(), settings.event())) {
         out.println("Skipping " + file + ": already archived as run " + runId + ".");
       } else {
         todo.add(file); // same trace, other window or event: replace it

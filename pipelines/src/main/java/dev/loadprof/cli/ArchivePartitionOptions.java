@@ -1,7 +1,6 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.RunSelection;
-import dev.loadprof.pipelines.AnalyzeOptions;
 import picocli.CommandLine.Option;
 
 /** Where archive puts its runs (their night) and when it clears what failed jobs left. */
@@ -17,18 +16,24 @@ final class ArchivePartitionOptions {
           + " may belong to a job still running).")
   long debrisGraceMinutes = 60;
 
-  void applyTo(AnalyzeOptions options) throws UsageException {
-    if (night != null) {
-      try {
-        options.setNight(RunSelection.checkNight(night));
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(e.getMessage());
-      }
+  /** --night, checked; null when not given. */
+  String night() throws UsageException {
+    if (night == null) {
+      return null;
     }
+    try {
+      return RunSelection.checkNight(night);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+
+  /** --debris-grace-minutes in ms, checked. */
+  long debrisGraceMillis() throws UsageException {
     if (debrisGraceMinutes < 0) {
       throw new UsageException("--debris-grace-minutes takes 0 or more minutes, got "
           + debrisGraceMinutes);
     }
-    options.setArchiveDebrisGraceMinutes(debrisGraceMinutes);
+    return debrisGraceMinutes * 60_000L;
   }
 }

@@ -7,14 +7,15 @@ import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
 import dev.loadprof.compare.CompareSettings;
 import dev.loadprof.compare.Side;
-import dev.loadprof.pipelines.AnalyzeOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -62,16 +63,14 @@ final class CompareCommand implements JobCommand {
     CompareSettings settings = comparison.applyTo(CompareSettings.DEFAULT);
     List<String> sidesGiven = new ArrayList<>(baseline);
     sidesGiven.addAll(candidate);
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(sidesGiven, outDir));
-    options.setOut(outDir);
-    OutputDir.checkWritable(options.getOut());
-    parsing.applyTo(options);
-    filters.applyTo(options);
+    OutputDir.checkWritable(outDir);
+    AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, null);
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), options.getEvent(),
+    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
         parsing.windowNsIfGiven());
-    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), options.getEvent(),
+    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), analysis.event(),
         parsing.windowNsIfGiven());
     Map<String, Side> sides = new LinkedHashMap<>();
     base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
@@ -83,10 +82,9 @@ final class CompareCommand implements JobCommand {
     }
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
-    options.setTraces(String.join(",", traces));
-    OutputDir.removeDebris(options.getOut());
+    OutputDir.removeDebris(outDir);
     try (ProgressDisplay shown = progress.start(err)) {
-      AnalyzePipeline.run(traces, archives, options, new CompareJob(sides, settings));
+      AnalyzePipeline.run(options, traces, archives, analysis, new CompareJob(sides, settings));
     }
     return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
   }

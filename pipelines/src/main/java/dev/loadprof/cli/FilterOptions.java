@@ -1,7 +1,6 @@
 package dev.loadprof.cli;
 
-import dev.loadprof.pipelines.AnalyzeOptions;
-import java.util.ArrayList;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import picocli.CommandLine.Option;
@@ -48,13 +47,8 @@ final class FilterOptions {
           + " group of REGEX in the run id). Default: none.")
   String groupBy = "none";
 
-  void applyTo(AnalyzeOptions options) {
-    options.setPid(pids.isEmpty() ? null : new ArrayList<>(pids));
-    options.setComm(comm);
-    options.setLoad(load);
-    options.setTid(tids.isEmpty() ? null : new ArrayList<>(tids));
-    options.setCpu(cpus);
-    options.setTime(time);
-    options.setGroupBy(groupBy);
+  void applyTo(AnalyzeSettings.Builder settings) {
+    settings.filters(pids.isEmpty() ? null : Set.copyOf(pids), comm, load,
+        tids.isEmpty() ? null : Set.copyOf(tids), cpus, time, groupBy);
   }
 }

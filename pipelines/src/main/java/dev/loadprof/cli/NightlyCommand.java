@@ -5,11 +5,12 @@ import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.compare.NightlyJob;
 import dev.loadprof.compare.NightlyJson;
 import dev.loadprof.compare.NightlySettings;
-import dev.loadprof.pipelines.AnalyzeOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.List;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,20 +56,17 @@ final class NightlyCommand implements JobCommand {
     if (history != null) {
       settings = settings.withHistory(history);
     }
-    AnalyzeOptions options = runner.pipelineOptions(pipelineArgs, AnalyzeOptions.class,
+    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(given, outDir));
-    options.setOut(outDir);
-    OutputDir.checkWritable(options.getOut());
-    parsing.applyTo(options);
-    filters.applyTo(options);
-    selection.applyTo(options);
+    OutputDir.checkWritable(outDir);
+    AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), options.getEvent(),
+    Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven());
-    options.setTraces(String.join(",", in.traces()));
-    OutputDir.removeDebris(options.getOut());
+    OutputDir.removeDebris(outDir);
     try (ProgressDisplay shown = progress.start(err)) {
-      AnalyzePipeline.run(in.traces(), in.archives(), options, new NightlyJob(settings));
+      AnalyzePipeline.run(options, in.traces(), in.archives(), analysis,
+          new NightlyJob(settings));
     }
     return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
   }

@@ -1,6 +1,7 @@
 package dev.loadprof.cli;
 
-import dev.loadprof.pipelines.AnalyzeOptions;
+import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import picocli.CommandLine.Option;
 
 /** How traces are parsed, shared by analyze and archive: the sampling event and the window. */
@@ -32,7 +33,7 @@ final class ParsingOptions {
           + " or one piece per CPU (-C; system-wide recordings only).")
   String decodeSplit;
 
-  void applyTo(AnalyzeOptions options) throws UsageException {
+  void applyTo(AnalyzeSettings.Builder settings) throws UsageException {
     if (!decodeSplit.equals("time") && !decodeSplit.equals("cpu")) {
       throw new UsageException("--decode-split is time or cpu, got '" + decodeSplit + "'");
     }
@@ -42,11 +43,9 @@ final class ParsingOptions {
     if (parseThreads != null && parseThreads < 1) {
       throw new UsageException("--parse-threads must be at least 1");
     }
-    options.setParseThreads(parseThreads == null ? 0 : parseThreads);
-    options.setDecodeSplit(decodeSplit);
-    options.setDecodePieces(decodePieces == null ? 0 : decodePieces);
-    options.setEvent(event);
-    options.setWindowMs(windowMs != null ? windowMs : DEFAULT_WINDOW_MS);
+    settings.parsing(windowMs != null ? windowMs : DEFAULT_WINDOW_MS, event,
+        decodePieces == null ? 0 : decodePieces, parseThreads == null ? 0 : parseThreads,
+        decodeSplit.equals("cpu") ? DecodePiece.Kind.CPU : DecodePiece.Kind.TIME);
   }
 
   /** The window in ns, given or the default. */

@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.record.RecordAndAnalyze;
 import dev.loadprof.record.RecordMode;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -38,11 +39,11 @@ final class RecordCommand implements JobCommand {
 
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err) {
-    RecordMode recordMode = dev.loadprof.record.RecordCommand.mode(mode, err);
+    RecordMode recordMode = RecordAndAnalyze.mode(mode, err);
     if (recordMode == null) {
       return ExitCode.BAD_INPUT;
     }
-    return dev.loadprof.record.RecordCommand.run(recordMode,
+    return RecordAndAnalyze.run(recordMode,
         output.orDefault(AnalyzeCommand.DEFAULT_OUT), freq, command, pipelineArgs, err,
         args -> LoadprofCli.run(args, out, err));
   }

@@ -1,7 +1,7 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.RunSelection;
-import dev.loadprof.pipelines.AnalyzeOptions;
+import dev.loadprof.pipelines.AnalyzeSettings;
 import picocli.CommandLine.Option;
 
 /** Which runs of the archives analyze reads: their nights and hosts (the partitions). */
@@ -25,9 +25,8 @@ final class RunSelectionOptions {
     }
   }
 
-  void applyTo(AnalyzeOptions options) throws UsageException {
+  void applyTo(AnalyzeSettings.Builder settings) throws UsageException {
     selection(); // checked before the pipeline parses them again
-    options.setNights(nights);
-    options.setHosts(hosts);
+    settings.runs(nights, hosts);
   }
 }

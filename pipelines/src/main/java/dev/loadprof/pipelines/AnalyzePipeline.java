@@ -9,14 +9,13 @@ import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.SampleSelection;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
-import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.Filters;
 import java.util.List;
-import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.PCollection;
@@ -37,80 +36,60 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 public final class AnalyzePipeline {
   private AnalyzePipeline() {}
 
-  /** Adds the analyze steps to {@code p}, reading the given (already expanded) trace paths. */
-  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options) {
-    build(p, traces, List.of(), options);
-  }
-
-  /** The same, with the runs of archive directories (loadprof archive) added to the traces. */
-  public static void build(Pipeline p, List<String> traces, List<String> archives,
-      AnalyzeOptions options) {
-    build(p, traces, archives, options, WriteReports.ANALYZE);
-  }
-
   /**
-   * The same steps, but the last one hands the assembled analysis to {@code writer} (compare,
-   * nightly) instead of writing analyze's reports; it writes atomically into --out all the same.
+   * Adds the analyze steps to {@code p}, reading the given (already expanded) trace paths and the
+   * runs of archive directories (loadprof archive); the last step hands the assembled analysis to
+   * {@code writer}: analyze's reports, or compare's and nightly's judgement. It writes atomically
+   * into the output directory either way.
    */
   public static void build(Pipeline p, List<String> traces, List<String> archives,
-      AnalyzeOptions options, AnalysisWriter writer) {
+      AnalyzeSettings settings, AnalysisWriter writer) {
     PCollection<String> paths = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         // Spread the files over workers; each file is read by one worker.
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
-        parseTraces(options.getWindowMs() * 1_000_000L, options));
+        parseTraces(settings.windowMs() * 1_000_000L, settings));
     parsed = ArchiveInputs.withArchives(parsed, archives,
-        RunSelection.parse(options.getNights(), options.getHosts()));
+        RunSelection.parse(settings.nights(), settings.hosts()));
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
     PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
+    SampleSelection samples = samples(settings);
     blocks
         .apply("Build run intervals", new BuildRunIntervals())
-        .apply("Join samples with load", new JoinSamplesWithLoad(samples(options), runs))
+        .apply("Join samples with load", new JoinSamplesWithLoad(samples, runs))
         .apply("Aggregate profiles", new AggregateProfiles())
-        .apply("Write reports", new WriteReports(runs, options.getOut(),
-            new Filters(pids(options), options.getComm(), options.getLoad(),
-                options.getGroupBy(), samples(options)), writer));
+        .apply("Write reports", new WriteReports(runs, settings.out(),
+            new Filters(settings.pids(), settings.comm(), settings.load(), settings.groupBy(),
+                samples), writer));
   }
 
   /** --tid, --cpu and --time. */
-  private static SampleSelection samples(AnalyzeOptions options) {
-    return new SampleSelection(
-        options.getTid() == null ? null : Set.copyOf(options.getTid()),
-        options.getCpu() == null ? null : SampleSelection.parseCpus(options.getCpu()),
-        options.getTime());
+  private static SampleSelection samples(AnalyzeSettings settings) {
+    return new SampleSelection(settings.tids(),
+        settings.cpus() == null ? null : SampleSelection.parseCpus(settings.cpus()),
+        settings.time());
   }
 
-  /** The parse step with the options' event, decoding and parsing settings. */
-  static ParseTraces parseTraces(long windowNs, AnalyzeOptions options) {
-    return new ParseTraces(windowNs, options.getEvent(),
-        options.getDecodePieces() > 0 ? options.getDecodePieces()
-            : ParseTraces.DEFAULT_DECODE_PIECES,
-        options.getDecodeSplit().equals("cpu") ? DecodePiece.Kind.CPU : DecodePiece.Kind.TIME,
-        options.getParseThreads() > 0 ? options.getParseThreads()
-            : ParseTraces.DEFAULT_PARSE_THREADS);
+  /** The parse step with the settings' event, decoding and parsing settings. */
+  static ParseTraces parseTraces(long windowNs, AnalyzeSettings settings) {
+    return new ParseTraces(windowNs, settings.event(),
+        settings.decodePieces() > 0 ? settings.decodePieces() : ParseTraces.DEFAULT_DECODE_PIECES,
+        settings.decodeSplit(),
+        settings.parseThreads() > 0 ? settings.parseThreads() : ParseTraces.DEFAULT_PARSE_THREADS);
   }
 
-  private static Set<Integer> pids(AnalyzeOptions options) {
-    return options.getPid() == null ? null : Set.copyOf(options.getPid());
-  }
-
-  /** Builds and runs the pipeline, waiting for it to finish. */
-  public static PipelineResult run(List<String> traces, AnalyzeOptions options) {
-    return run(traces, List.of(), options);
-  }
-
-  /** Builds and runs the pipeline over traces and archives, waiting for it to finish. */
-  public static PipelineResult run(List<String> traces, List<String> archives,
-      AnalyzeOptions options) {
-    return run(traces, archives, options, WriteReports.ANALYZE);
+  /** Builds and runs analyze's pipeline on the runner of {@code options}, waiting for it. */
+  public static PipelineResult run(PipelineOptions options, List<String> traces,
+      List<String> archives, AnalyzeSettings settings) {
+    return run(options, traces, archives, settings, WriteReports.ANALYZE);
   }
 
   /** Runs the pipeline whose last step is {@code writer}, waiting for it to finish. */
-  public static PipelineResult run(List<String> traces, List<String> archives,
-      AnalyzeOptions options, AnalysisWriter writer) {
+  public static PipelineResult run(PipelineOptions options, List<String> traces,
+      List<String> archives, AnalyzeSettings settings, AnalysisWriter writer) {
     Pipeline p = Pipeline.create(options);
-    build(p, traces, archives, options, writer);
+    build(p, traces, archives, settings, writer);
     PipelineResult result = p.run();
     result.waitUntilFinish();
     return result;

@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -19,19 +20,20 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 public final class ArchivePipeline {
   private ArchivePipeline() {}
 
-  public static void build(Pipeline p, List<String> traces, AnalyzeOptions options,
+  public static void build(Pipeline p, List<String> traces, AnalyzeSettings settings,
       ArchiveJob job) {
     long windowNs = job.windowNs();
     PCollectionTuple parsed = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         .apply("Spread traces over workers", Reshuffle.viaRandomKey())
-        .apply("Parse traces", AnalyzePipeline.parseTraces(windowNs, options));
+        .apply("Parse traces", AnalyzePipeline.parseTraces(windowNs, settings));
     parsed.apply("Write archive", new WriteArchive(job, WriteArchive.DEFAULT_SHARDS_PER_RUN));
   }
 
-  public static PipelineResult run(List<String> traces, AnalyzeOptions options, ArchiveJob job) {
+  public static PipelineResult run(PipelineOptions options, List<String> traces,
+      AnalyzeSettings settings, ArchiveJob job) {
     Pipeline p = Pipeline.create(options);
-    build(p, traces, options, job);
+    build(p, traces, settings, job);
     PipelineResult result = p.run();
     result.waitUntilFinish();
     return result;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ./loadprof launcher's choices by input size (issue 11), read from its dry run
+ * The ./loadprof launcher's choices by input size, read from its dry run
  * (LOADPROF_DRY_RUN=1 prints the java command and changes nothing): C1 and the serial collector
  * for the small example, embedded Flink with a console line from ~512 MB of text, and the
  * user's --runner always wins. Big inputs are sparse files: only their size is read. The

@@ -133,7 +133,7 @@ class CliTest {
   }
 
   /**
-   * A missing trace is refused before the runner's options are built (issue 11): with a runner
+   * A missing trace is refused before the runner's options are built: with a runner
    * whose options would fail (a Flink cluster on a port where none answers), the user still
    * hears about the missing file, with the usual message.
    */
@@ -215,7 +215,7 @@ class CliTest {
   /**
    * A text file that is not perf script output: exit 2, and the reason names the file, its
    * count of unreadable lines and the perf commands to make a usable trace. It is refused before
-   * any job runs (issue 11: bad input in a fraction of a second), so no outputs are written; the
+   * any job runs (bad input is refused in a fraction of a second), so no outputs are written; the
    * reason is the one the job gives (userSeesEachUnusableTraceOnStderr, where a good trace beside
    * it makes the job run).
    */

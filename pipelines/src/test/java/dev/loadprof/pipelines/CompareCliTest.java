@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * loadprof compare end to end on the recorded fixtures of issue 8 (mixed with its default knobs,
+ * loadprof compare end to end on the recorded comparison fixtures (mixed with its default knobs,
  * with a longer serial section, and with fewer workers; five runs each), benchmark process only.
  */
 class CompareCliTest {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 7's corpus: each damaged or hostile variant of the shipped example trace, analyzed
+ * The damaged-input corpus: each damaged or hostile variant of the shipped example trace, analyzed
  * through the CLI in-process, gives the clean result (within the stated tolerance), or says what
  * may be off in a warning on the console and in summary.json, or exits 2 naming the file. In
  * every case the records balance, no load exceeds the CPU count and no real time exceeds the

@@ -20,7 +20,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Damaged and hostile variants of a real perf script trace, as an unlucky or malicious user would
- * make them (issue 7). A trace is cut into records (a header line, its stack lines and the blank
+ * make them. A trace is cut into records (a header line, its stack lines and the blank
  * line after them); the variants reorder, repeat or rewrite records, or damage the file's bytes.
  */
 final class DamagedTraces {

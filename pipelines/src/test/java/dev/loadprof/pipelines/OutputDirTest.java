@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * --out (issue 7, item 8): a place loadprof cannot write is exit 2 before the job, in one line
+ * --out: a place loadprof cannot write is exit 2 before the job, in one line
  * naming it; afterwards the directory holds exactly this job's outputs (an earlier job's
  * runs.txt and groups.txt go, the user's own files stay); a killed job's temporary directory is
  * removed by the next run. The tests run as root, where permissions do not stop a write: the

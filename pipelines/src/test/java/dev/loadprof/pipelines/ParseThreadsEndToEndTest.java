@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shipped example (4.7 MB of text: five parts of 1 MB) analyzed with its text parsed on one
  * thread and on three gives the same bytes in every output: parsing in parts changes nothing but
- * the time (issue 11, one big trace on all cores).
+ * the time (one big trace on all cores).
  */
 class ParseThreadsEndToEndTest {
   private static final String[] OUTPUTS = {"profile.pb.gz", "histogram.txt", "functions.txt",

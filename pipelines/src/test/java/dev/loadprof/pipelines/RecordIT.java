@@ -87,7 +87,7 @@ class RecordIT {
 
   /**
    * nobody records a workload in process mode while root records the whole machine, so both see
-   * the same execution; their load histograms of that process agree within 1 point (issue 10).
+   * the same execution; their load histograms of that process agree within 1 point.
    * Both sides measure the same thing: the system-wide recording samples cpu-clock:u (user time
    * only, as the per-process one must). With cpu-clock (user and kernel time) on one execution of
    * mixed 60 2 the real time at load 1 was 0.741 system-wide vs 0.726 per process: mixed's

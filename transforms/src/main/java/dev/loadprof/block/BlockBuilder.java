@@ -138,7 +138,8 @@ public final class BlockBuilder implements TraceEventSink {
    * ==> idle", so a missing IN or OUT is a chain break repaired like any other.
    */
   @Override
-  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
+      boolean preempt) {
     if (lanes.byCpu()) {
       ignored(in ? "PERF_RECORD_SWITCH IN (sched_switch gives the loads)"
           : "PERF_RECORD_SWITCH OUT (sched_switch gives the loads)");
@@ -180,7 +181,7 @@ public final class BlockBuilder implements TraceEventSink {
 
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     if (lanes.byThread()) {
       ignored("sched:sched_switch (context-switch records give the loads)");
       return;
@@ -214,7 +215,8 @@ public final class BlockBuilder implements TraceEventSink {
   }
 
   @Override
-  public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+  public void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid, String comm,
+      int targetCpu) {
     if (outsideRun(timeNs, targetCpu, TraceHealth.WAKEUP_RECORDS,
         TraceHealth.WAKEUPS_OUTSIDE_RUN, () -> addWakeup(timeNs, cpu, tid, comm, targetCpu))) {
       return;

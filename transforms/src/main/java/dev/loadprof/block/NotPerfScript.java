@@ -78,19 +78,21 @@ public final class NotPerfScript {
 
     @Override
     public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-        String prevComm, String prevState, int nextTid, String nextComm) {
+        String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
       throw new Stop();
     }
 
     @Override
-    public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+    public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
+        boolean preempt) {
       throw new Stop();
     }
 
     @Override
-    public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+    public void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid,
+        String comm, int targetCpu) {
       count();
-      next.schedWakeup(timeNs, cpu, tid, comm, targetCpu);
+      next.schedWakeup(timeNs, cpu, wakerPid, wakerTid, tid, comm, targetCpu);
     }
 
     @Override

@@ -22,22 +22,31 @@ public interface TraceEventSink {
    * A sched:sched_switch record. {@code prevPid} is the pid from the record header (the process of
    * the thread switched out), UNKNOWN_ID when the header does not have it or says -1. A period
    * above 1 means perf frequency-sampled the tracepoint and this record stands for that many
-   * switches: the others were lost.
+   * switches: the others were lost. {@code prevState} is the kernel's state of the thread switched
+   * out ("R", "R+" preempted; "S" sleeping; "D" uninterruptible, ...), and {@code prevStack} its
+   * call chain at the switch (leaf first: where it waits), empty when the trace has none.
    */
   void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid, String prevComm,
-      String prevState, int nextTid, String nextComm);
+      String prevState, int nextTid, String nextComm, Frame[] prevStack);
 
   /**
    * A context-switch record (PERF_RECORD_SWITCH of a per-thread recording, or
    * PERF_RECORD_SWITCH_CPU_WIDE): thread tid of process pid was switched in ({@code in}) or out
    * at timeNs. {@code cpu} is UNKNOWN_ID when the recording has no CPU column. Unlike
    * sched_switch, each record names one thread, so a thread's IN and OUT records give its own run
-   * intervals whatever CPU it ran on.
+   * intervals whatever CPU it ran on. {@code preempt} is true for an OUT record that perf marks
+   * "preempt": the thread was still runnable when it lost its CPU.
    */
-  void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in);
+  void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
+      boolean preempt);
 
-  /** A sched:sched_wakeup or sched:sched_wakeup_new record: {@code tid} will run on targetCpu. */
-  void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu);
+  /**
+   * A sched:sched_wakeup or sched:sched_wakeup_new record: {@code tid} will run on targetCpu.
+   * {@code wakerPid}/{@code wakerTid} are the record header's thread, the one that was running on
+   * {@code cpu} when the record was written: usually the thread that woke {@code tid}.
+   */
+  void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid, String comm,
+      int targetCpu);
 
   /**
    * PERF_RECORD_COMM: thread tid of process pid is (now) named comm; exec is true after exec.

@@ -46,7 +46,7 @@ public final class TraceHealth implements Serializable {
   public static final String THREADS_IN_AT_END = "threads_in_at_trace_end";
   /** 1 when the blocks are per thread (per-process recordings), not per CPU; else absent. */
   public static final String THREAD_LANES = "thread_lanes";
-  // Damaged input (issue 7); these appear in summary.json only when a trace has them.
+  // Damaged input; these appear in summary.json only when a trace has them.
   public static final String DUPLICATE_SAMPLES = "duplicate_samples";
   public static final String DUPLICATE_SWITCHES = "duplicate_switches";
   public static final String DUPLICATE_WAKEUPS = "duplicate_wakeups";

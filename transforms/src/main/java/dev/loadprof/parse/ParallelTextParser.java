@@ -24,7 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads one perf script trace on several threads (issue 11: one big trace on all cores). The text
+ * Reads one perf script trace on several threads, so that one big trace uses all cores. The text
  * is cut into parts at record boundaries ({@link TraceParts}); worker threads parse the parts in
  * parallel, each into a list of events; this thread hands the lists to the sink in the trace's
  * order. So the sink sees exactly the calls of a {@link PerfScriptParser} reading the whole trace,
@@ -136,7 +136,7 @@ public final class ParallelTextParser implements TraceReader {
     capturedOn = null;
     PerfScriptParser parser = new PerfScriptParser();
     try {
-      parser.readPart(text, sink, 0, PerfScriptParser.PartEnd.END, () -> null);
+      parser.readPart(text, sink, 0, PartEnd.END, () -> null);
     } finally {
       lines = parser.lineCount();
       noteHeaders(parser.hostNameIfSeen(), parser.capturedOnIfSeen());
@@ -184,7 +184,7 @@ public final class ParallelTextParser implements TraceReader {
     long before = lines;
     try {
       parser.readPart(new InputStreamReader(rest, StandardCharsets.UTF_8), sink, before,
-          PerfScriptParser.PartEnd.END, () -> TraceFiles.damage(text));
+          PartEnd.END, () -> TraceFiles.damage(text));
     } finally {
       lines = parser.lineCount();
       noteHeaders(parser.hostNameIfSeen(), parser.capturedOnIfSeen());

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Reads a stream ahead of its consumer on a thread of its own, in blocks through a bounded queue,
- * so that decompressing a trace overlaps parsing it (issue 11). The consumer sees the same bytes,
+ * so that decompressing a trace overlaps parsing it. The consumer sees the same bytes,
  * then the same exception at the same place: a block read before a failure (a cut .gz) is handed
  * over first. Memory is bounded by {@link #BLOCKS} blocks of {@link #BLOCK_BYTES}.
  */

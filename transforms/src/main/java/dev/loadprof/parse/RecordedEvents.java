@@ -37,19 +37,21 @@ final class RecordedEvents implements TraceEventSink {
 
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     events.add((s, l) -> s.schedSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm,
-        prevState, nextTid, nextComm));
+        prevState, nextTid, nextComm, prevStack));
   }
 
   @Override
-  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
-    events.add((s, l) -> s.contextSwitch(timeNs, cpu, pid, tid, comm, in));
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
+      boolean preempt) {
+    events.add((s, l) -> s.contextSwitch(timeNs, cpu, pid, tid, comm, in, preempt));
   }
 
   @Override
-  public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
-    events.add((s, l) -> s.schedWakeup(timeNs, cpu, tid, comm, targetCpu));
+  public void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid, String comm,
+      int targetCpu) {
+    events.add((s, l) -> s.schedWakeup(timeNs, cpu, wakerPid, wakerTid, tid, comm, targetCpu));
   }
 
   @Override

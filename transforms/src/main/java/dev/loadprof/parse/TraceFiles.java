@@ -61,7 +61,7 @@ public final class TraceFiles {
   }
 
   /**
-   * Decompression on a thread of its own, ahead of the parser (issue 11; bench/run.sh gzip).
+   * Decompression on a thread of its own, ahead of the parser (bench/run.sh gzip).
    * {@code -Dloadprof.readAhead=false} decompresses on the reading thread, to measure.
    */
   private static InputStream readAhead(InputStream decompressed) {

@@ -1,6 +1,5 @@
 package dev.loadprof.parse;
 
-import dev.loadprof.parse.PerfScriptParser.PartEnd;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;

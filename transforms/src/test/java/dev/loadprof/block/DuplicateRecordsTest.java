@@ -26,10 +26,10 @@ class DuplicateRecordsTest {
     BlockBuilder b = new BlockBuilder("run", "t.txt", 100 * MS, null, blocks::add);
     b.sample(1 * MS, 0, 10, 10, "a", "cpu-clock", 250_000, NO_STACK);
     b.sample(1 * MS, 1, 20, 20, "c", "cpu-clock", 250_000, NO_STACK);
-    b.schedSwitch(2 * MS, 1, 1, 20, 20, "c", "S", 0, "swapper/1");
-    b.schedSwitch(5 * MS, 0, 1, 10, 10, "a", "R", 11, "b");
-    b.schedSwitch(7 * MS + 123, 0, 1, 11, 11, "b", "S", 10, "a");
-    b.schedSwitch(7 * MS + 123, 0, 1, 11, 11, "b", "S", 10, "a");
+    b.schedSwitch(2 * MS, 1, 1, 20, 20, "c", "S", 0, "swapper/1", NO_STACK);
+    b.schedSwitch(5 * MS, 0, 1, 10, 10, "a", "R", 11, "b", NO_STACK);
+    b.schedSwitch(7 * MS + 123, 0, 1, 11, 11, "b", "S", 10, "a", NO_STACK);
+    b.schedSwitch(7 * MS + 123, 0, 1, 11, 11, "b", "S", 10, "a", NO_STACK);
     b.sample(8 * MS, 0, 10, 10, "a", "cpu-clock", 250_000, NO_STACK);
     RunInfo info = b.finish();
 
@@ -46,9 +46,9 @@ class DuplicateRecordsTest {
   void aCleanTraceHasNoDuplicateWarning() {
     BlockBuilder b = new BlockBuilder("run", "t.txt", 100 * MS, null, blocks -> { });
     b.sample(1 * MS, 0, 10, 10, "a", "cpu-clock", 250_000, NO_STACK);
-    b.schedSwitch(5 * MS, 0, 1, 10, 10, "a", "R", 11, "b");
-    b.schedSwitch(7 * MS, 0, 1, 11, 11, "b", "S", 10, "a");
-    b.schedSwitch(7 * MS, 0, 1, 10, 10, "a", "S", 11, "b"); // same instant, another event
+    b.schedSwitch(5 * MS, 0, 1, 10, 10, "a", "R", 11, "b", NO_STACK);
+    b.schedSwitch(7 * MS, 0, 1, 11, 11, "b", "S", 10, "a", NO_STACK);
+    b.schedSwitch(7 * MS, 0, 1, 10, 10, "a", "S", 11, "b", NO_STACK); // same instant, another event
     RunInfo info = b.finish();
 
     assertEquals(0, info.health.get(TraceHealth.DUPLICATE_SWITCHES));

@@ -159,7 +159,8 @@ class CpuTimelineTest {
   @Test
   void frequencySampledSwitchesAreCountedAndWarnedAbout() {
     TimelineCase c = new TimelineCase().thread(PID, 11);
-    c.builder.schedSwitch(100 * TimelineCase.US, 0, 4, PID, 11, "app", "S", 0, "swapper");
+    c.builder.schedSwitch(100 * TimelineCase.US, 0, 4, PID, 11, "app", "S", 0, "swapper",
+        new dev.loadprof.model.Frame[0]);
     c.finish();
     assertEquals(1, c.run.health.get(TraceHealth.FREQ_SAMPLED_SWITCH_RECORDS));
     assertEquals(3, c.run.health.get(TraceHealth.SWITCHES_LOST_TO_SAMPLING));
@@ -176,7 +177,7 @@ class CpuTimelineTest {
         .samples(200, 1_000, 0, PID, 11);
     c.builder.exit(1_000 * TimelineCase.US, PID, 11);
     c.builder.schedSwitch(1_010 * TimelineCase.US, 0, 1, dev.loadprof.model.TraceEventSink.UNKNOWN_ID,
-        11, "app", "X", 0, "swapper");
+        11, "app", "X", 0, "swapper", new dev.loadprof.model.Frame[0]);
     c.finish();
     assertEquals(List.of("11@100-1010"), c.intervals(0));
     assertEquals(1, c.run.health.get(TraceHealth.EXITED_THREAD_SWITCHES));

@@ -51,12 +51,12 @@ final class TimelineCase {
 
   TimelineCase sw(long us, int cpu, int prevPid, int prevTid, int nextTid) {
     builder.schedSwitch(us * US, cpu, 1, prevPid, prevTid, prevTid == 0 ? "swapper" : "app",
-        "S", nextTid, nextTid == 0 ? "swapper" : "app");
+        "S", nextTid, nextTid == 0 ? "swapper" : "app", new dev.loadprof.model.Frame[0]);
     return this;
   }
 
   TimelineCase wakeup(long us, int cpu, int tid, int targetCpu) {
-    builder.schedWakeup(us * US, cpu, tid, "app", targetCpu);
+    builder.schedWakeup(us * US, cpu, 0, 0, tid, "app", targetCpu);
     return this;
   }
 

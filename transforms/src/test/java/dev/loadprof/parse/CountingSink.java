@@ -18,17 +18,19 @@ public final class CountingSink implements TraceEventSink {
 
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     events++;
   }
 
   @Override
-  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
+      boolean preempt) {
     events++;
   }
 
   @Override
-  public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+  public void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid, String comm,
+      int targetCpu) {
     events++;
   }
 

@@ -35,6 +35,8 @@ class PerfScriptParserTest {
   static final String SWITCH_EVENT =
       "switch 47942788675 cpu=0 period=1 1598/1598 'perf' D ==> 18 'migration/0'";
   static final String KERNEL_FRAME = "\tffffffff821facd8 __schedule ([kernel.kallsyms])";
+  /** SWITCH followed by KERNEL_FRAME: the switched-out thread's stack. */
+  static final String SWITCH_EVENT_IN_SCHEDULE = SWITCH_EVENT + " [__schedule ([kernel.kallsyms])]";
 
   static String text(String... lines) {
     return String.join("\n", lines) + "\n";
@@ -65,16 +67,18 @@ class PerfScriptParserTest {
         Arguments.of("sample without stack, then a header at once",
             text(SAMPLE_HEADER, SWITCH, KERNEL_FRAME, ""),
             events("sample 47948620415 cpu=0 1599/1599 'phases' cpu-clock 250000 []",
-                SWITCH_EVENT)),
+                SWITCH_EVENT_IN_SCHEDULE)),
         Arguments.of("sched_switch with stack", text(SWITCH, KERNEL_FRAME,
             "\t           ee137 sched_setaffinity@@GLIBC_2.3.4"
                 + " (/usr/lib/x86_64-linux-gnu/libc.so.6)",
-            ""), events(SWITCH_EVENT)),
+            ""), events(SWITCH_EVENT + " [__schedule ([kernel.kallsyms])"
+                + " | sched_setaffinity@@GLIBC_2.3.4 (/usr/lib/x86_64-linux-gnu/libc.so.6)]")),
         Arguments.of("exited thread, header :-1 pid/-1",
             text(":-1  1599/-1    [001]    49.948904093:          1 sched:sched_switch:"
                 + " prev_comm=phases prev_pid=1602 prev_prio=120 prev_state=X ==>"
                 + " next_comm=swapper/1 next_pid=0 next_prio=120", KERNEL_FRAME, ""),
-            events("switch 49948904093 cpu=1 period=1 1599/1602 'phases' X ==> 0 'swapper/1'")),
+            events("switch 49948904093 cpu=1 period=1 1599/1602 'phases' X ==> 0 'swapper/1'"
+                + " [__schedule ([kernel.kallsyms])]")),
         Arguments.of("exited thread, header -1/-1",
             text(":-1    -1/-1    [001]    49.948904093:          1 sched:sched_switch:"
                 + " prev_comm=phases prev_pid=1602 prev_prio=120 prev_state=X ==>"
@@ -84,7 +88,8 @@ class PerfScriptParserTest {
             text("phases  1691/1693  [001]    68.700000001:          5 sched:sched_switch:"
                 + " prev_comm=phases prev_pid=1693 prev_prio=120 prev_state=R+ ==>"
                 + " next_comm=perf next_pid=1690 next_prio=120", KERNEL_FRAME, ""),
-            events("switch 68700000001 cpu=1 period=5 1691/1693 'phases' R+ ==> 1690 'perf'")),
+            events("switch 68700000001 cpu=1 period=5 1691/1693 'phases' R+ ==> 1690 'perf'"
+                + " [__schedule ([kernel.kallsyms])]")),
         Arguments.of("comms with spaces in header, prev_comm and next_comm",
             text("Web Content  2001/2005  [001]    10.000000001:     250000          cpu-clock: ",
                 "\t    7f00 js::RunScript(JSContext*, js::RunState&) (/usr/lib/firefox/libxul.so)",
@@ -112,8 +117,8 @@ class PerfScriptParserTest {
                 "",
                 "bash  100/100  [001]    66.709191577:          1 sched:sched_wakeup_new:"
                     + " comm=my worker pid=1691 prio=120 success=1 target_cpu=001"),
-            events("wakeup 66709191576 cpu=0 18 'migration/0' target=0",
-                "wakeup 66709191577 cpu=1 1691 'my worker' target=1")),
+            events("wakeup 66709191576 cpu=0 18 'migration/0' target=0 by 1690/1690",
+                "wakeup 66709191577 cpu=1 1691 'my worker' target=1 by 100/100")),
         Arguments.of("task events",
             text("swapper     0/0     [000]     0.000000000: PERF_RECORD_FORK(1:1):(0:0)",
                 "process_api     0/0     [000]     0.000000000: PERF_RECORD_COMM:"
@@ -144,7 +149,8 @@ class PerfScriptParserTest {
                 ":-1    -1 [001]    49.948904: sched:sched_switch: prev_comm=phases prev_pid=1602"
                     + " prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0"
                     + " next_prio=120"),
-            events("switch 47942788000 cpu=0 period=1 ?/1598 'perf' D ==> 18 'migration/0'",
+            events("switch 47942788000 cpu=0 period=1 ?/1598 'perf' D ==> 18 'migration/0'"
+                    + " [__schedule ([kernel.kallsyms])]",
                 "sample 47944552000 cpu=0 ?/18 'migration/0' cpu-clock 250000"
                     + " [finish_task_switch.isra.0 ([kernel.kallsyms])"
                     + " | sched_setaffinity@@GLIBC_2.3.4 (/usr/lib/x86_64-linux-gnu/libc.so.6)"
@@ -193,7 +199,7 @@ class PerfScriptParserTest {
         Arguments.of("CRLF line ends",
             String.join("\r\n", SAMPLE_HEADER, FRAME_SERIAL, FRAME_MAIN, "", SWITCH, KERNEL_FRAME,
                 "") + "\r\n",
-            events(SAMPLE_EVENT, SWITCH_EVENT)),
+            events(SAMPLE_EVENT, SWITCH_EVENT_IN_SCHEDULE)),
         Arguments.of("no blank line after the last record",
             SAMPLE_HEADER + "\n" + FRAME_SERIAL + "\n" + FRAME_MAIN + "\n",
             events(SAMPLE_EVENT)),
@@ -234,7 +240,7 @@ class PerfScriptParserTest {
         Arguments.of("stack lines with no record are reported once per run",
             text(SWITCH, KERNEL_FRAME, "", KERNEL_FRAME, KERNEL_FRAME, "", SAMPLE_HEADER,
                 FRAME_SERIAL, FRAME_MAIN),
-            events(SWITCH_EVENT, "malformed 4: stack line outside a record", SAMPLE_EVENT)),
+            events(SWITCH_EVENT_IN_SCHEDULE, "malformed 4: stack line outside a record", SAMPLE_EVENT)),
         Arguments.of("stack line at the start of the input",
             text(FRAME_MAIN, SWITCH),
             events("malformed 1: stack line outside a record", SWITCH_EVENT)),
@@ -278,7 +284,7 @@ class PerfScriptParserTest {
             text("phases  4730/4730   1290.045465332: PERF_RECORD_SWITCH OUT preempt",
                 "phases  4730/4752   1290.045511471: PERF_RECORD_SWITCH IN         ",
                 "phases  4730/4730   1290.047080602: PERF_RECORD_SWITCH OUT"),
-            events("cswitch 1290045465332 cpu=? 4730/4730 'phases' OUT",
+            events("cswitch 1290045465332 cpu=? 4730/4730 'phases' OUT preempt",
                 "cswitch 1290045511471 cpu=? 4730/4752 'phases' IN",
                 "cswitch 1290047080602 cpu=? 4730/4730 'phases' OUT")),
         Arguments.of("cpu-wide switch records",
@@ -286,7 +292,7 @@ class PerfScriptParserTest {
                     + " OUT preempt  next pid/tid:    15/15   ",
                 "     rcu_preempt    15/15    [000]  1490.711069971: PERF_RECORD_SWITCH_CPU_WIDE"
                     + " IN           prev pid/tid: 10754/10754"),
-            events("cswitch 1490711067788 cpu=0 10754/10754 'perf' OUT",
+            events("cswitch 1490711067788 cpu=0 10754/10754 'perf' OUT preempt",
                 "cswitch 1490711069971 cpu=0 15/15 'rcu_preempt' IN")),
         Arguments.of("task line without a cpu column",
             text("perf-exec     0/0         0.000000000: PERF_RECORD_COMM: perf-exec:4730/4730"),

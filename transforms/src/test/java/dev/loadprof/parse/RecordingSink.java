@@ -54,34 +54,40 @@ final class RecordingSink implements TraceEventSink {
     sampleTimes.add(timeNs);
     stacks.add(stack);
     add("sample " + timeNs + " cpu=" + cpu + " " + id(pid) + "/" + id(tid) + " '" + comm + "' "
-        + event + " " + period + " "
-        + Arrays.stream(stack).map(Frame::toString).collect(Collectors.joining(" | ", "[", "]")));
+        + event + " " + period + " " + frames(stack));
+  }
+
+  private static String frames(Frame[] stack) {
+    return Arrays.stream(stack).map(Frame::toString).collect(Collectors.joining(" | ", "[", "]"));
   }
 
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     switches++;
     switchPeriods += period;
     maxSwitchPeriod = Math.max(maxSwitchPeriod, period);
     switchTimes.add(timeNs);
     add("switch " + timeNs + " cpu=" + cpu + " period=" + period + " " + id(prevPid) + "/"
         + id(prevTid) + " '" + prevComm + "' " + prevState + " ==> " + id(nextTid) + " '"
-        + nextComm + "'");
+        + nextComm + "'" + (prevStack.length == 0 ? "" : " " + frames(prevStack)));
   }
 
   @Override
-  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in) {
+  public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
+      boolean preempt) {
     switches++;
     switchTimes.add(timeNs);
     add("cswitch " + timeNs + " cpu=" + id(cpu) + " " + id(pid) + "/" + id(tid) + " '" + comm
-        + "' " + (in ? "IN" : "OUT"));
+        + "' " + (in ? "IN" : "OUT") + (preempt ? " preempt" : ""));
   }
 
   @Override
-  public void schedWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+  public void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid, String comm,
+      int targetCpu) {
     wakeups++;
-    add("wakeup " + timeNs + " cpu=" + cpu + " " + id(tid) + " '" + comm + "' target=" + targetCpu);
+    add("wakeup " + timeNs + " cpu=" + cpu + " " + id(tid) + " '" + comm + "' target=" + targetCpu
+        + " by " + id(wakerPid) + "/" + id(wakerTid));
   }
 
   @Override

@@ -17,11 +17,11 @@ import java.util.function.Function;
  * failed, the recording is analyzed); 2 when perf is missing, not permitted, or the program
  * cannot be started; the analysis' code when the analysis fails.
  */
-public final class RecordCommand {
+public final class RecordAndAnalyze {
   static final int BAD_INPUT = 2;
 
 
-  private RecordCommand() {}
+  private RecordAndAnalyze() {}
 
   /** The mode asked for: system, process or auto; null with a message on err if unknown. */
   public static RecordMode mode(String name, PrintStream err) {
