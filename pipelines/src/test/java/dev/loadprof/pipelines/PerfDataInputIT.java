@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * damaged file is bad input (exit 2) with a message that says so, not perf's unrelated notes;
  * a recording without call chains (no -g) is said once.
  */
-class PerfDataInputTest {
+class PerfDataInputIT {
   @TempDir static Path dir;
   static Path withCallChains;
   static Path withoutCallChains;
