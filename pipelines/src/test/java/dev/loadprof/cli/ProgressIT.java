@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The progress line through ./loadprof on a long analyze (a 330 MB synthetic trace, ~15 s here):
  * on a terminal (a pty from {@code script}) it is redrawn at least every second until the job
- * ends; piped, stderr holds none of it.
+ * ends; piped, stderr holds none of it unless --progress asks; on embedded Flink the job's own
+ * operators count it in the CLI's JVM, as on the DirectRunner.
  */
 class ProgressIT {
   private static final Path LAUNCHER = Paths.get("..", "loadprof").toAbsolutePath().normalize();
@@ -99,5 +100,20 @@ class ProgressIT {
     assertThat(stderr, not(containsString("\r")));
     assertThat(stderr, not(containsString("MB/s")));
     assertThat(stderr, containsString("sample records")); // the log lines are still there
+  }
+
+  @Test
+  void onEmbeddedFlinkTheStagesAreCountedByTheJobsOperators() throws Exception {
+    Process p = new ProcessBuilder("bash", LAUNCHER.toString(), "analyze", "--progress",
+        "--runner", "flink", "-o", dir.resolve("flink").toString(), trace.toString()).start();
+    p.getOutputStream().close();
+    p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+    String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(true, p.waitFor(5, TimeUnit.MINUTES));
+    assertEquals(0, p.exitValue(), stderr);
+    assertThat(stderr, containsString("\rreading"));
+    assertThat(stderr, containsString(" MB/s"));
+    assertThat(stderr, containsString("\rjoining"));
+    assertThat(stderr, containsString(" blocks"));
   }
 }
