@@ -158,6 +158,10 @@ public final class ProgressDisplay implements AutoCloseable {
   public synchronized void close() {
     if (ticker != null) {
       ticker.shutdownNow();
+      JobProgress.Snapshot last = JobProgress.snapshot();
+      if (bar != null && last != null && last.stage() == shown) {
+        bar.stepTo(last.done()); // the last line shows where the job ended
+      }
       finishLine();
       if (System.err != systemErr) {
         System.setErr(systemErr);
