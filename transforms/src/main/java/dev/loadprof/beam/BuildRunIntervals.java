@@ -1,8 +1,8 @@
 package dev.loadprof.beam;
 
-import dev.loadprof.progress.JobProgress;
 import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.progress.JobProgress;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.DoFn;

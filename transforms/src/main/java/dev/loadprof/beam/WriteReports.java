@@ -1,8 +1,8 @@
 package dev.loadprof.beam;
 
-import dev.loadprof.progress.JobProgress;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.progress.JobProgress;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.AnalysisAssembler;
