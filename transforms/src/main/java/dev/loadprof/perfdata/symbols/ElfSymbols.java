@@ -1,0 +1,120 @@
+package dev.loadprof.perfdata.symbols;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import net.fornwall.jelf.ElfException;
+import net.fornwall.jelf.ElfFile;
+import net.fornwall.jelf.ElfNoteSection;
+import net.fornwall.jelf.ElfSegment;
+import net.fornwall.jelf.ElfSymbol;
+import net.fornwall.jelf.ElfSymbolTableSection;
+
+/**
+ * The function and object symbols of one ELF file, read with jelf, as perf 6.1 keeps them
+ * (util/symbol-elf.c): defined, named STT_FUNC, STT_GNU_IFUNC and STT_OBJECT symbols, each moved
+ * from its virtual address to its file offset by the PT_LOAD segment that holds it, so that a
+ * sample's address is looked up as (ip - map start + map offset). Names are kept as the table
+ * spells them: a .symtab written by ld 2.35 or later carries the version ("memcpy@@GLIBC_2.14"),
+ * a .dynsym does not.
+ */
+final class ElfSymbols {
+  private static final int STT_OBJECT = 1;
+  private static final int STT_FUNC = 2;
+  private static final int STT_GNU_IFUNC = 10;
+  private static final int NT_GNU_BUILD_ID = 3;
+
+  private ElfSymbols() {}
+
+  /** An opened ELF file: its build id (null if it has none), symbols and load segments. */
+  record Opened(String buildId, boolean hasSymtab, boolean hasDynsym, ElfFile elf) {}
+
+  /** Opens {@code path}; null when it is missing or not a readable ELF file. */
+  static Opened open(Path path) {
+    if (path == null || !Files.isRegularFile(path)) {
+      return null;
+    }
+    try {
+      ElfFile elf = ElfFile.from(path);
+      return new Opened(buildId(elf), elf.getSymbolTableSection() != null,
+          elf.getDynamicSymbolTableSection() != null, elf);
+    } catch (IOException | RuntimeException e) { // jelf throws ElfException and others on junk
+      return null;
+    }
+  }
+
+  /** The GNU build id in hex, or null. */
+  static String buildId(ElfFile elf) {
+    try {
+      for (ElfNoteSection notes : elf.sectionsOfType(ElfNoteSection.class)) {
+        for (ElfNoteSection.ElfNote note : notes.notes()) {
+          if (note.type == NT_GNU_BUILD_ID && "GNU".equals(note.name)) {
+            return HexFormat.of().formatHex(note.descriptorBytes());
+          }
+        }
+      }
+    } catch (ElfException e) {
+      return null;
+    }
+    return null;
+  }
+
+  /**
+   * The symbol table of {@code symbols} (its .symtab, else its .dynsym), in file-offset space by
+   * the load segments of {@code segments} (the same file, or the runtime file when {@code symbols}
+   * is a separate debug file without them).
+   */
+  static SymbolTable table(Opened symbols, Opened segments) {
+    ElfSymbolTableSection section = symbols.hasSymtab()
+        ? symbols.elf().getSymbolTableSection() : symbols.elf().getDynamicSymbolTableSection();
+    if (section == null) {
+      return SymbolTable.EMPTY;
+    }
+    List<ElfSegment> loads = loadSegments(symbols.elf());
+    if (loads.isEmpty() && segments != null) {
+      loads = loadSegments(segments.elf());
+    }
+    List<SymbolTable.Entry> entries = new ArrayList<>();
+    for (ElfSymbol symbol : section.symbols) {
+      int type = symbol.getType();
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
+          || symbol.st_name == 0 || symbol.st_shndx == 0) {
+        continue;
+      }
+      ElfSegment load = segmentHolding(loads, symbol.st_value);
+      if (load == null) {
+        continue; // perf drops a symbol that no load segment holds
+      }
+      String name = symbol.getName();
+      if (name == null || name.isEmpty()) {
+        continue;
+      }
+      entries.add(new SymbolTable.Entry(symbol.st_value - (load.p_vaddr - load.p_offset),
+          symbol.st_size, symbol.getBinding(), name, ""));
+    }
+    return SymbolTable.of(entries, false);
+  }
+
+  private static List<ElfSegment> loadSegments(ElfFile elf) {
+    List<ElfSegment> loads = new ArrayList<>();
+    for (int i = 0; i < elf.e_phnum; i++) {
+      ElfSegment segment = elf.getProgramHeader(i);
+      if (segment.p_type == ElfSegment.PT_LOAD) {
+        loads.add(segment);
+      }
+    }
+    return loads;
+  }
+
+  private static ElfSegment segmentHolding(List<ElfSegment> loads, long vaddr) {
+    for (ElfSegment load : loads) {
+      if (vaddr >= load.p_vaddr && vaddr < load.p_vaddr + load.p_memsz) {
+        return load;
+      }
+    }
+    return null;
+  }
+}
