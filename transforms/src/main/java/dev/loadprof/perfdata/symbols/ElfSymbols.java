@@ -14,15 +14,20 @@ import net.fornwall.jelf.ElfSymbol;
 import net.fornwall.jelf.ElfSymbolTableSection;
 
 /**
- * The function and object symbols of one ELF file, read with jelf, as perf 6.1 keeps them
- * (util/symbol-elf.c): defined, named STT_FUNC, STT_GNU_IFUNC and STT_OBJECT symbols, each moved
+ * The symbols of one ELF file, read with jelf, as perf 6.1 keeps them (util/symbol-elf.c):
+ * defined, named STT_FUNC, STT_GNU_IFUNC and STT_OBJECT symbols and the labels of executable
+ * sections (assembly entry points such as ld.so's _dl_start_user), each moved
  * from its virtual address to its file offset by the PT_LOAD segment that holds it, so that a
  * sample's address is looked up as (ip - map start + map offset). Names are kept as the table
  * spells them: a .symtab written by ld 2.35 or later carries the version ("memcpy@@GLIBC_2.14"),
  * a .dynsym does not.
  */
 final class ElfSymbols {
+  private static final int STT_NOTYPE = 0;
   private static final int STT_OBJECT = 1;
+  private static final int SHN_UNDEF = 0;
+  private static final int SHN_LORESERVE = 0xff00;
+  private static final long SHF_EXECINSTR = 4;
   private static final int STT_FUNC = 2;
   private static final int STT_GNU_IFUNC = 10;
   private static final int NT_GNU_BUILD_ID = 3;
@@ -64,24 +69,20 @@ final class ElfSymbols {
 
   /**
    * The symbol table of {@code symbols} (its .symtab, else its .dynsym), in file-offset space by
-   * the load segments of {@code segments} (the same file, or the runtime file when {@code symbols}
-   * is a separate debug file without them).
+   * the load segments of {@code runtime} (the object itself; null when {@code symbols} is it), and
+   * the PLT entries perf makes up from the runtime object.
    */
-  static SymbolTable table(Opened symbols, Opened segments) {
+  static SymbolTable table(Opened symbols, Opened runtime) {
+    Opened segments = runtime != null ? runtime : symbols;
     ElfSymbolTableSection section = symbols.hasSymtab()
         ? symbols.elf().getSymbolTableSection() : symbols.elf().getDynamicSymbolTableSection();
     if (section == null) {
       return SymbolTable.EMPTY;
     }
-    List<ElfSegment> loads = loadSegments(symbols.elf());
-    if (loads.isEmpty() && segments != null) {
-      loads = loadSegments(segments.elf());
-    }
+    List<ElfSegment> loads = loadSegments(segments.elf());
     List<SymbolTable.Entry> entries = new ArrayList<>();
     for (ElfSymbol symbol : section.symbols) {
-      int type = symbol.getType();
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
-          || symbol.st_name == 0 || symbol.st_shndx == 0) {
+      if (!kept(symbols.elf(), symbol)) {
         continue;
       }
       ElfSegment load = segmentHolding(loads, symbol.st_value);
@@ -95,7 +96,23 @@ final class ElfSymbols {
       entries.add(new SymbolTable.Entry(symbol.st_value - (load.p_vaddr - load.p_offset),
           symbol.st_size, symbol.getBinding(), name, ""));
     }
-    return SymbolTable.of(entries, false);
+    return SymbolTable.of(entries, false).plus(PltSymbols.of(segments.elf()));
+  }
+
+  /** Functions and objects defined here, and labels (STT_NOTYPE) in executable sections. */
+  private static boolean kept(ElfFile elf, ElfSymbol symbol) {
+    int section = symbol.st_shndx & 0xffff;
+    if (symbol.st_name == 0 || section == SHN_UNDEF) {
+      return false;
+    }
+    int type = symbol.getType();
+    if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT) {
+      return true;
+    }
+    if (type != STT_NOTYPE || section >= SHN_LORESERVE || section >= elf.e_shnum) {
+      return false;
+    }
+    return (elf.getSection(section).header.sh_flags & SHF_EXECINSTR) != 0;
   }
 
   private static List<ElfSegment> loadSegments(ElfFile elf) {

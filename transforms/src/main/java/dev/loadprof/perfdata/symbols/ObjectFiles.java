@@ -42,7 +42,14 @@ final class ObjectFiles {
     });
   }
 
-  private SymbolTable load(String path, String buildId) {
+  private SymbolTable load(String path, String recordedBuildId) {
+    String buildId = recordedBuildId;
+    if (buildId == null) {
+      // as perf does when the recording has none (objects hit only inside callchains): the id
+      // of the file on disk, to find its debug files
+      ElfSymbols.Opened onDisk = ElfSymbols.open(sources.underRoot(path));
+      buildId = onDisk == null ? null : onDisk.buildId();
+    }
     List<Path> candidates = new ArrayList<>();
     if (buildId != null) {
       candidates.addAll(buildIdCacheCandidates(buildId));
@@ -72,21 +79,34 @@ final class ObjectFiles {
     return List.of(link);
   }
 
+  /**
+   * perf's two sources: the first candidate with a .symtab gives the names, the first with a
+   * .dynsym (the runtime object) the load segments and PLT; without a .symtab the runtime object
+   * gives the names too. A separate debug file's segments cannot be used: its sections hold no
+   * bytes, so its PT_LOAD offsets are 0.
+   */
   private static SymbolTable choose(List<Path> candidates, String buildId) {
-    ElfSymbols.Opened withDynsym = null;
+    ElfSymbols.Opened symtab = null;
+    ElfSymbols.Opened runtime = null;
     for (Path candidate : candidates) {
       ElfSymbols.Opened opened = ElfSymbols.open(candidate);
       if (opened == null || !sameBuild(opened.buildId(), buildId)) {
         continue;
       }
-      if (opened.hasSymtab()) {
-        return ElfSymbols.table(opened, withDynsym);
+      if (opened.hasSymtab() && symtab == null) {
+        symtab = opened;
       }
-      if (opened.hasDynsym() && withDynsym == null) {
-        withDynsym = opened;
+      if (opened.hasDynsym() && runtime == null) {
+        runtime = opened;
+      }
+      if (symtab != null && runtime != null) {
+        break;
       }
     }
-    return withDynsym == null ? SymbolTable.EMPTY : ElfSymbols.table(withDynsym, null);
+    if (symtab == null && runtime == null) {
+      return SymbolTable.EMPTY;
+    }
+    return ElfSymbols.table(symtab != null ? symtab : runtime, runtime);
   }
 
   private static boolean sameBuild(String found, String wanted) {

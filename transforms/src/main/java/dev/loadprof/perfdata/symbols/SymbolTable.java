@@ -150,6 +150,22 @@ final class SymbolTable {
     return i;
   }
 
+  /**
+   * This table with {@code extra} symbols of exact sizes added after the fixups, as perf adds the
+   * PLT entries it makes up ("name@plt") once a file's own symbols are settled.
+   */
+  SymbolTable plus(List<Entry> extra) {
+    if (extra.isEmpty()) {
+      return this;
+    }
+    List<Entry> all = new ArrayList<>();
+    for (int i = 0; i < starts.length; i++) {
+      all.add(new Entry(starts[i], ends[i] - starts[i], GLOBAL, names[i], ""));
+    }
+    all.addAll(extra);
+    return sized(all);
+  }
+
   /** Index of the symbol that holds {@code address}, or -1. */
   int find(long address) {
     int i = Arrays.binarySearch(starts, address);
