@@ -2,6 +2,7 @@ package dev.loadprof.perfdata.symbols;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.model.Frame;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +76,27 @@ class SymbolizerAgainstPerfTest {
         fclose(map);
         long (*fn)(long) = (long (*)(long)) code;
         return (int) (fn(atol(argv[1])) & 0);
+      }
+      """;
+
+  static final String RUST_PROGRAM = """
+      use std::hint::black_box;
+      mod shapes {
+          pub struct Circle<T> { pub r: T }
+          impl<T: Copy + Into<f64>> Circle<T> {
+              #[inline(never)]
+              pub fn spin(&self, n: u64) -> f64 {
+                  let mut s = 0.0;
+                  for i in 0..n { s += (i as f64) * self.r.into(); std::hint::black_box(s); }
+                  s
+              }
+          }
+      }
+      #[inline(never)]
+      fn outer(n: u64) -> f64 { let c = shapes::Circle { r: 2.0f32 }; c.spin(n) }
+      fn main() {
+          let n: u64 = std::env::args().nth(1).unwrap().parse().unwrap();
+          black_box(outer(n));
       }
       """;
 
@@ -168,6 +191,47 @@ class SymbolizerAgainstPerfTest {
         }
       }
     }
+  }
+
+  @Test
+  void buildIdCacheServesTheRecordedBinaryAfterARebuild() throws Exception {
+    Path cache = Files.createDirectories(dir.resolve("cache"));
+    List<String> perf = List.of("perf", "--buildid-dir", cache.toString());
+    Path program = PerfTruth.compile(dir, "progre", "gcc", C_PROGRAM, List.of());
+    Path data = dir.resolve("rebuilt.data");
+    List<String> record = new java.util.ArrayList<>(perf);
+    record.addAll(List.of("record", "-q", "-g", "-e", "cpu-clock", "-o", data.toString(), "--",
+        program.toString(), "40000000"));
+    PerfTruth.run(dir, record);
+    // the same path now holds another build: different code, so other symbols at the addresses
+    PerfTruth.compile(dir, "progre", "gcc",
+        "int other_function(int x) { return x * 7; }\n" + C_PROGRAM.replace("local_spin", "renamed"),
+        List.of("-O0"));
+    try (Symbolizer symbolizer = new Symbolizer(
+        new SymbolSources(Path.of("/"), cache, Path.of("/nonexistent/kallsyms"), Path.of("/tmp")))) {
+      PerfTruth.Replay replay = PerfTruth.replay(data, perf, List.of(), symbolizer);
+      assertSame(replay);
+      assertSeen(replay, f -> f.symbol().equals("local_spin")); // only the cached copy has it
+      // kernel names came from the cache's copy of kallsyms, since the configured one is absent
+      assertSeen(replay, f -> f.dso().equals("[kernel.kallsyms]") && !f.symbol().equals("[unknown]"));
+    }
+  }
+
+  @Test
+  void rustNamesAreDemangledWithoutHashes() throws Exception {
+    Path rustc = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+        .map(d -> Path.of(d, "rustc")).filter(Files::isExecutable).findFirst()
+        .orElse(Path.of(System.getProperty("user.home"), ".cargo/bin/rustc"));
+    assumeTrue(Files.isExecutable(rustc), "SKIPPED: no rustc");
+    Path source = dir.resolve("rprog.rs");
+    Files.writeString(source, RUST_PROGRAM);
+    Path program = dir.resolve("rprog");
+    PerfTruth.run(dir, List.of(rustc.toString(), "-O", "-C", "force-frame-pointers=yes", "-o",
+        program.toString(), source.toString()));
+    Path data = PerfTruth.record(dir, "rust", List.of(program.toString(), "60000000"));
+    PerfTruth.Replay replay = replayLive(data);
+    assertSame(replay);
+    assertSeen(replay, f -> f.symbol().equals("rprog::shapes::Circle<T>::spin"));
   }
 
   private static PerfTruth.Replay replayLive(Path data) throws Exception {
