@@ -102,14 +102,16 @@ final class ElfSymbols {
   /** Functions and objects defined here, and labels (STT_NOTYPE) in executable sections. */
   private static boolean kept(ElfFile elf, ElfSymbol symbol) {
     int section = symbol.st_shndx & 0xffff;
-    if (symbol.st_name == 0 || section == SHN_UNDEF) {
+    // reserved sections hold no code: SHN_ABS holds the version names a .dynsym defines
+    // (CXXABI_TM_1 at 0), which perf does not print
+    if (symbol.st_name == 0 || section == SHN_UNDEF || section >= SHN_LORESERVE) {
       return false;
     }
     int type = symbol.getType();
     if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT) {
       return true;
     }
-    if (type != STT_NOTYPE || section >= SHN_LORESERVE || section >= elf.e_shnum) {
+    if (type != STT_NOTYPE || section >= elf.e_shnum) {
       return false;
     }
     return (elf.getSection(section).header.sh_flags & SHF_EXECINSTR) != 0;

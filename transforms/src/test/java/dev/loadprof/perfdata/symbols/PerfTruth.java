@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * records through a {@link Symbolizer} and zipping its frames with perf's compares the two frame
  * by frame.
  */
-final class PerfTruth {
+public final class PerfTruth {
   private static final Pattern MMAP = Pattern.compile("PERF_RECORD_MMAP2? (-?\\d+)/-?\\d+: "
       + "\\[0x([0-9a-f]+)\\(0x([0-9a-f]+)\\) @ (?:0x)?([0-9a-f]+)[^\\]]*\\]: \\S+ (.*)$");
   private static final Pattern FORK =
@@ -37,7 +37,7 @@ final class PerfTruth {
   private static final long CONTEXT_MAX = -4095;
 
   /** One callchain entry: perf's frame and ours. */
-  record Pair(Frame perf, Frame ours) {}
+  public record Pair(Frame perf, Frame ours) {}
 
   /** What a replay gave: the pairs, and samples whose chain and frames could not be zipped. */
   record Replay(List<Pair> pairs, int unzippedSamples) {
@@ -64,7 +64,7 @@ final class PerfTruth {
   }
 
   /** Runs a command in {@code dir}, failing the test with its output when it fails. */
-  static String run(Path dir, List<String> command) throws IOException, InterruptedException {
+  public static String run(Path dir, List<String> command) throws IOException, InterruptedException {
     Process process = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     byte[] out = process.getInputStream().readAllBytes();
@@ -76,7 +76,7 @@ final class PerfTruth {
   }
 
   /** perf record -g of {@code command} into dir/name.data. */
-  static Path record(Path dir, String name, List<String> command)
+  public static Path record(Path dir, String name, List<String> command)
       throws IOException, InterruptedException {
     Path data = dir.resolve(name + ".data");
     List<String> full = new ArrayList<>(List.of("perf", "record", "-q", "-g", "-e", "cpu-clock",
@@ -101,45 +101,59 @@ final class PerfTruth {
     return ids;
   }
 
+  /** One record of perf's dump, in file order: what the reader would hand the symbolizer. */
+  public sealed interface Event permits Mmap, Fork, Exec, Sample {}
+
+  public record Mmap(int pid, long start, long length, long pgoff, String file, byte[] buildId)
+      implements Event {}
+
+  public record Fork(int parentPid, int childPid) implements Event {}
+
+  public record Exec(int pid) implements Event {}
+
+  /** A sample's raw callchain (context markers removed) and the frames perf printed for it. */
+  public record Sample(int pid, long[] ips, boolean[] kernel, List<Frame> perfFrames)
+      implements Event {}
+
   /**
-   * Replays {@code data} through {@code symbolizer}: perf's dump drives mmap/fork/exec, and each
-   * sample's raw callchain is symbolized and paired with the frame perf printed.
+   * The records of {@code data} as {@code perf script -D -F pid,ip,sym,dso} prints them, with
+   * build ids from perf buildid-list; {@code perfPrefix} is "perf" and its global options.
    */
-  static Replay replay(Path data, List<String> perfPrefix, List<String> scriptOptions,
-      Symbolizer symbolizer) throws IOException, InterruptedException {
+  public static List<Event> events(Path data, List<String> perfPrefix, List<String> scriptOptions)
+      throws IOException, InterruptedException {
     Map<String, byte[]> ids = buildIds(data, perfPrefix);
     List<String> command = new ArrayList<>(perfPrefix);
     command.addAll(List.of("script", "-D", "-F", "pid,ip,sym,dso", "-i", data.toString()));
     command.addAll(scriptOptions);
     String[] lines = run(data.getParent(), command).split("\n");
-    List<Pair> pairs = new ArrayList<>();
-    int unzipped = 0;
+    List<Event> events = new ArrayList<>();
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i];
       Matcher m;
       if ((m = MMAP.matcher(line)).find()) {
         String file = m.group(5).strip();
         String idKey = file.startsWith(Symbolizer.KERNEL_DSO) ? Symbolizer.KERNEL_DSO : file;
-        symbolizer.mmap(Integer.parseInt(m.group(1)), Long.parseUnsignedLong(m.group(2), 16),
+        events.add(new Mmap(Integer.parseInt(m.group(1)), Long.parseUnsignedLong(m.group(2), 16),
             Long.parseUnsignedLong(m.group(3), 16), Long.parseUnsignedLong(m.group(4), 16), file,
-            ids.get(idKey));
+            ids.get(idKey)));
       } else if ((m = FORK.matcher(line)).find()) {
-        symbolizer.fork(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(1)));
+        events.add(new Fork(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(1))));
       } else if ((m = EXEC.matcher(line)).find()) {
-        symbolizer.exec(Integer.parseInt(m.group(1)));
+        events.add(new Exec(Integer.parseInt(m.group(1))));
       } else if ((m = SAMPLE.matcher(line)).find()) {
-        int pid = Integer.parseInt(m.group(1));
-        List<Frame> ours = new ArrayList<>();
-        boolean kernel = false;
+        List<Long> ips = new ArrayList<>();
+        List<Boolean> kernel = new ArrayList<>();
+        boolean inKernel = false;
         int j = i + 1;
         for (; j < lines.length && !lines[j].startsWith(" ... thread"); j++) {
           Matcher entry = CHAIN_ENTRY.matcher(lines[j]);
           if (entry.matches()) {
             long ip = Long.parseUnsignedLong(entry.group(1), 16);
             if (Long.compareUnsigned(ip, CONTEXT_MAX) >= 0) {
-              kernel = ip == CONTEXT_KERNEL;
+              inKernel = ip == CONTEXT_KERNEL;
             } else {
-              ours.add(symbolizer.frame(pid, ip, kernel));
+              ips.add(ip);
+              kernel.add(inKernel);
             }
           }
         }
@@ -151,17 +165,53 @@ final class PerfTruth {
                 Long.parseUnsignedLong(frame.group(1), 16)));
           }
         }
-        if (perfs.size() != ours.size()) {
-          unzipped++;
-        } else {
-          for (int k = 0; k < perfs.size(); k++) {
-            pairs.add(new Pair(perfs.get(k), ours.get(k)));
-          }
+        long[] ipArray = ips.stream().mapToLong(Long::longValue).toArray();
+        boolean[] kernelArray = new boolean[kernel.size()];
+        for (int k = 0; k < kernelArray.length; k++) {
+          kernelArray[k] = kernel.get(k);
         }
+        events.add(new Sample(Integer.parseInt(m.group(1)), ipArray, kernelArray, perfs));
         i = j;
       }
     }
-    return new Replay(pairs, unzipped);
+    return events;
+  }
+
+  /** Feeds {@code events} to {@code symbolizer} in order; how many frames it made. */
+  public static long feed(List<Event> events, Symbolizer symbolizer, List<Pair> pairs) {
+    long frames = 0;
+    for (Event event : events) {
+      if (event instanceof Mmap m) {
+        symbolizer.mmap(m.pid(), m.start(), m.length(), m.pgoff(), m.file(), m.buildId());
+      } else if (event instanceof Fork f) {
+        symbolizer.fork(f.parentPid(), f.childPid());
+      } else if (event instanceof Exec e) {
+        symbolizer.exec(e.pid());
+      } else if (event instanceof Sample s) {
+        Frame[] ours = new Frame[s.ips().length];
+        for (int k = 0; k < ours.length; k++) {
+          ours[k] = symbolizer.frame(s.pid(), s.ips()[k], s.kernel()[k]);
+        }
+        frames += ours.length;
+        if (pairs != null && ours.length == s.perfFrames().size()) {
+          for (int k = 0; k < ours.length; k++) {
+            pairs.add(new Pair(s.perfFrames().get(k), ours[k]));
+          }
+        }
+      }
+    }
+    return frames;
+  }
+
+  /** Replays {@code data} through {@code symbolizer}, pairing each frame with perf's. */
+  static Replay replay(Path data, List<String> perfPrefix, List<String> scriptOptions,
+      Symbolizer symbolizer) throws IOException, InterruptedException {
+    List<Event> events = events(data, perfPrefix, scriptOptions);
+    List<Pair> pairs = new ArrayList<>();
+    feed(events, symbolizer, pairs);
+    long unzipped = events.stream().filter(e -> e instanceof Sample s
+        && s.ips().length != s.perfFrames().size()).count();
+    return new Replay(pairs, (int) unzipped);
   }
 
   /** gcc or g++ {@code source} (text) into dir/name with the given flags. */
