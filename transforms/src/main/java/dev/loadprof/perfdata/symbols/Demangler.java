@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -21,6 +23,7 @@ import java.util.regex.Pattern;
 final class Demangler implements AutoCloseable {
   private static final Pattern RUST_HASH = Pattern.compile("::h[0-9a-f]{16}$");
   private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_.$@]+");
+  private static final int CHUNK_BYTES = 16 * 1024;
 
   private final List<String> command;
   private final ConcurrentHashMap<String, String> demangled = new ConcurrentHashMap<>();
@@ -54,6 +57,60 @@ final class Demangler implements AutoCloseable {
     String result = rustWithoutHash(ask(name));
     demangled.putIfAbsent(name, result);
     return result;
+  }
+
+  /**
+   * Demangles many names with one exchange per chunk instead of one per name; a chunk stays well
+   * under a pipe's buffer, so c++filt never blocks on output nobody reads yet.
+   */
+  void demangleAll(Collection<String> names) {
+    List<String> asked = new ArrayList<>();
+    int bytes = 0;
+    for (String name : names) {
+      if (looksMangled(name) && WORD.matcher(name).matches() && !demangled.containsKey(name)) {
+        asked.add(name);
+        bytes += name.length() + 1;
+        if (bytes > CHUNK_BYTES) {
+          askChunk(asked);
+          asked.clear();
+          bytes = 0;
+        }
+      }
+    }
+    askChunk(asked);
+  }
+
+  private synchronized void askChunk(List<String> names) {
+    if (names.isEmpty()) {
+      return;
+    }
+    if (!broken && process == null) {
+      start();
+    }
+    try {
+      if (broken) {
+        throw new IOException("c++filt unavailable");
+      }
+      for (String name : names) {
+        toFilter.write(name);
+        toFilter.write('\n');
+      }
+      toFilter.flush();
+      for (String name : names) {
+        String line = fromFilter.readLine();
+        if (line == null) {
+          throw new IOException("c++filt ended");
+        }
+        demangled.putIfAbsent(name, rustWithoutHash(line));
+      }
+    } catch (IOException e) {
+      broken = true;
+      for (String name : names) {
+        if (demangled.putIfAbsent(name, name) == null) {
+          unavailable++;
+        }
+      }
+    }
   }
 
   private synchronized String ask(String name) {

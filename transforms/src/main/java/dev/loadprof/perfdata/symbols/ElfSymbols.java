@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import net.fornwall.jelf.ElfException;
 import net.fornwall.jelf.ElfFile;
 import net.fornwall.jelf.ElfNoteSection;
@@ -70,9 +72,11 @@ final class ElfSymbols {
   /**
    * The symbol table of {@code symbols} (its .symtab, else its .dynsym), in file-offset space by
    * the load segments of {@code runtime} (the object itself; null when {@code symbols} is it), and
-   * the PLT entries perf makes up from the runtime object.
+   * the PLT entries perf makes up from the runtime object. Names that share an address are
+   * demangled first, since perf chooses among aliases by their demangled names ("operator new[]"
+   * over "operator new").
    */
-  static SymbolTable table(Opened symbols, Opened runtime) {
+  static SymbolTable table(Opened symbols, Opened runtime, Demangler demangler) {
     Opened segments = runtime != null ? runtime : symbols;
     ElfSymbolTableSection section = symbols.hasSymtab()
         ? symbols.elf().getSymbolTableSection() : symbols.elf().getDynamicSymbolTableSection();
@@ -96,7 +100,34 @@ final class ElfSymbols {
       entries.add(new SymbolTable.Entry(symbol.st_value - (load.p_vaddr - load.p_offset),
           symbol.st_size, symbol.getBinding(), name, ""));
     }
-    return SymbolTable.of(entries, false).plus(PltSymbols.of(segments.elf()));
+    return SymbolTable.of(demangleAliases(entries, demangler), false)
+        .plus(PltSymbols.of(segments.elf()));
+  }
+
+  private static List<SymbolTable.Entry> demangleAliases(List<SymbolTable.Entry> entries,
+      Demangler demangler) {
+    Map<Long, Integer> perStart = new HashMap<>();
+    for (SymbolTable.Entry entry : entries) {
+      perStart.merge(entry.start(), 1, Integer::sum);
+    }
+    List<String> aliases = new ArrayList<>();
+    for (SymbolTable.Entry entry : entries) {
+      if (perStart.get(entry.start()) > 1 && Demangler.looksMangled(entry.name())) {
+        aliases.add(entry.name());
+      }
+    }
+    if (aliases.isEmpty()) {
+      return entries;
+    }
+    demangler.demangleAll(aliases);
+    List<SymbolTable.Entry> named = new ArrayList<>(entries.size());
+    for (SymbolTable.Entry entry : entries) {
+      named.add(perStart.get(entry.start()) > 1
+          ? new SymbolTable.Entry(entry.start(), entry.size(), entry.binding(),
+              demangler.demangle(entry.name()), entry.module())
+          : entry);
+    }
+    return named;
   }
 
   /** Functions and objects defined here, and labels (STT_NOTYPE) in executable sections. */

@@ -19,10 +19,12 @@ final class ObjectFiles {
   private record Key(String path, String buildId) {}
 
   private final SymbolSources sources;
+  private final Demangler demangler;
   private final ConcurrentHashMap<Key, SymbolTable> tables = new ConcurrentHashMap<>();
 
-  ObjectFiles(SymbolSources sources) {
+  ObjectFiles(SymbolSources sources, Demangler demangler) {
     this.sources = sources;
+    this.demangler = demangler;
   }
 
   /** The symbols of {@code path} (as the MMAP record names it), {@code buildId} hex or null. */
@@ -85,7 +87,7 @@ final class ObjectFiles {
    * gives the names too. A separate debug file's segments cannot be used: its sections hold no
    * bytes, so its PT_LOAD offsets are 0.
    */
-  private static SymbolTable choose(List<Path> candidates, String buildId) {
+  private SymbolTable choose(List<Path> candidates, String buildId) {
     ElfSymbols.Opened symtab = null;
     ElfSymbols.Opened runtime = null;
     for (Path candidate : candidates) {
@@ -106,7 +108,7 @@ final class ObjectFiles {
     if (symtab == null && runtime == null) {
       return SymbolTable.EMPTY;
     }
-    return ElfSymbols.table(symtab != null ? symtab : runtime, runtime);
+    return ElfSymbols.table(symtab != null ? symtab : runtime, runtime, demangler);
   }
 
   private static boolean sameBuild(String found, String wanted) {

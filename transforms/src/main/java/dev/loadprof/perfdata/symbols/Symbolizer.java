@@ -35,7 +35,7 @@ public final class Symbolizer implements AutoCloseable {
 
   Symbolizer(SymbolSources sources, Demangler demangler) {
     this.sources = sources;
-    this.objects = new ObjectFiles(sources);
+    this.objects = new ObjectFiles(sources, demangler);
     this.demangler = demangler;
   }
 
@@ -64,9 +64,12 @@ public final class Symbolizer implements AutoCloseable {
     spaces.put(childPid, parent == null ? new AddressSpace() : new AddressSpace(parent));
   }
 
-  /** An exec: the process's old maps are gone. */
+  /**
+   * An exec. perf 6.1 keeps the old image's maps until the new image's MMAP records cover them
+   * (a sample in execve's return path still resolves in the old libc), and so does this.
+   */
   public void exec(int pid) {
-    spaces.put(pid, new AddressSpace());
+    spaces.computeIfAbsent(pid, p -> new AddressSpace());
   }
 
   /** The frame perf script prints for {@code address} of process {@code pid}. */
@@ -113,18 +116,28 @@ public final class Symbolizer implements AutoCloseable {
     return new Frame(nameAt(loaded.table(), address, false), dso, address);
   }
 
-  /** The kernel map's name as perf prints it: [kernel.kallsyms], or [module] for a module file. */
+  /**
+   * The kernel map's name as perf prints it: [kernel.kallsyms], or [module] for a module file.
+   * As in perf, the kernel's own map reaches to the next kernel map (or the end of memory), past
+   * the length its MMAP record gives: .init.text lies beyond _etext.
+   */
   private String kernelDso(long address) {
     if (kernelMaps.isEmpty()) {
       return KERNEL_DSO;
     }
+    AddressSpace.Mapping holder = null;
     for (AddressSpace.Mapping map : kernelMaps) {
       if (Long.compareUnsigned(address, map.start()) >= 0
-          && Long.compareUnsigned(address, map.end()) < 0) {
-        return MapKinds.kernelDsoName(map.filename());
+          && (holder == null || Long.compareUnsigned(map.start(), holder.start()) > 0)) {
+        holder = map;
       }
     }
-    return UNKNOWN;
+    if (holder == null) {
+      return UNKNOWN;
+    }
+    boolean kernelItself = holder.filename().startsWith(KERNEL_DSO);
+    return kernelItself || Long.compareUnsigned(address, holder.end()) < 0
+        ? MapKinds.kernelDsoName(holder.filename()) : UNKNOWN;
   }
 
   private KernelSymbols.Loaded kernelSymbols() {

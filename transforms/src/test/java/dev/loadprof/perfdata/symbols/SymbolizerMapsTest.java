@@ -61,14 +61,16 @@ class SymbolizerMapsTest {
   }
 
   @Test
-  void aChildStartsWithItsParentsMapsAndExecDropsThem() {
+  void aChildStartsWithItsParentsMapsAndExecKeepsThemUntilCovered() {
     symbolizer.mmap(42, JIT, 0x10000, 0, "//anon", null);
     symbolizer.fork(42, 42); // a thread: nothing changes
     symbolizer.fork(42, 50);
     assertEquals("[unknown]", symbolizer.frame(50, JIT, false).symbol()); // no perf-50.map
     assertTrue(symbolizer.frame(50, JIT, false).dso().endsWith("perf-50.map"));
-    symbolizer.exec(50);
-    assertEquals(new Frame("[unknown]", "[unknown]", JIT), symbolizer.frame(50, JIT, false));
+    symbolizer.exec(50); // as in perf: the old image's maps stay until new maps cover them
+    assertTrue(symbolizer.frame(50, JIT, false).dso().endsWith("perf-50.map"));
+    symbolizer.mmap(50, JIT, 0x1000, 0, "[heap]", null);
+    assertEquals("[heap]", symbolizer.frame(50, JIT, false).dso());
     assertEquals("LFoo;::bar", symbolizer.frame(42, JIT, false).symbol()); // the parent keeps its
   }
 
@@ -99,8 +101,11 @@ class SymbolizerMapsTest {
         symbolizer.frame(1, 0xffffffff810001ffL, true));
     assertEquals(new Frame("schedule", "[kernel.kallsyms]", 0xffffffff81000200L),
         symbolizer.frame(1, 0xffffffff81000200L, true));
-    assertEquals(new Frame("[unknown]", "[unknown]", 0xffffffffc0000000L),
+    // past the MMAP record's length (.init.text) is still the kernel's map, as perf has it
+    assertEquals(new Frame("[unknown]", "[kernel.kallsyms]", 0xffffffffc0000000L),
         symbolizer.frame(1, 0xffffffffc0000000L, true));
+    assertEquals(new Frame("[unknown]", "[unknown]", 0xffffffff80000000L),
+        symbolizer.frame(1, 0xffffffff80000000L, true));
     assertNull(symbolizer.kernelSymbolProblem());
   }
 
