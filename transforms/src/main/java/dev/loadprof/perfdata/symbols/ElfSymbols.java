@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import net.fornwall.jelf.ElfException;
 import net.fornwall.jelf.ElfFile;
 import net.fornwall.jelf.ElfNoteSection;
 import net.fornwall.jelf.ElfSegment;
@@ -36,8 +35,20 @@ final class ElfSymbols {
 
   private ElfSymbols() {}
 
-  /** An opened ELF file: its build id (null if it has none), symbols and load segments. */
-  record Opened(String buildId, boolean hasSymtab, boolean hasDynsym, ElfFile elf) {}
+  /** An opened ELF file: its build id (null if it has none) and where its sections are. */
+  record Opened(String buildId, SectionIndex sections, ElfFile elf) {
+    boolean hasSymtab() {
+      return sections.symtab() >= 0;
+    }
+
+    boolean hasDynsym() {
+      return sections.dynsym() >= 0;
+    }
+
+    ElfSymbolTableSection symbolTable(int index) {
+      return (ElfSymbolTableSection) elf.getSection(index);
+    }
+  }
 
   /** Opens {@code path}; null when it is missing or not a readable ELF file. */
   static Opened open(Path path) {
@@ -46,25 +57,24 @@ final class ElfSymbols {
     }
     try {
       ElfFile elf = ElfFile.from(path);
-      return new Opened(buildId(elf), elf.getSymbolTableSection() != null,
-          elf.getDynamicSymbolTableSection() != null, elf);
+      SectionIndex sections = SectionIndex.read(path, elf);
+      return new Opened(buildId(elf, sections), sections, elf);
     } catch (IOException | RuntimeException e) { // jelf throws ElfException and others on junk
       return null;
     }
   }
 
   /** The GNU build id in hex, or null. */
-  static String buildId(ElfFile elf) {
-    try {
-      for (ElfNoteSection notes : elf.sectionsOfType(ElfNoteSection.class)) {
-        for (ElfNoteSection.ElfNote note : notes.notes()) {
-          if (note.type == NT_GNU_BUILD_ID && "GNU".equals(note.name)) {
-            return HexFormat.of().formatHex(note.descriptorBytes());
-          }
+  private static String buildId(ElfFile elf, SectionIndex sections) {
+    for (int index : sections.notes()) {
+      if (!(elf.getSection(index) instanceof ElfNoteSection notes)) {
+        continue;
+      }
+      for (ElfNoteSection.ElfNote note : notes.notes()) {
+        if (note.type == NT_GNU_BUILD_ID && "GNU".equals(note.name)) {
+          return HexFormat.of().formatHex(note.descriptorBytes());
         }
       }
-    } catch (ElfException e) {
-      return null;
     }
     return null;
   }
@@ -78,11 +88,11 @@ final class ElfSymbols {
    */
   static SymbolTable table(Opened symbols, Opened runtime, Demangler demangler) {
     Opened segments = runtime != null ? runtime : symbols;
-    ElfSymbolTableSection section = symbols.hasSymtab()
-        ? symbols.elf().getSymbolTableSection() : symbols.elf().getDynamicSymbolTableSection();
-    if (section == null) {
+    int index = symbols.hasSymtab() ? symbols.sections().symtab() : symbols.sections().dynsym();
+    if (index < 0) {
       return SymbolTable.EMPTY;
     }
+    ElfSymbolTableSection section = symbols.symbolTable(index);
     List<ElfSegment> loads = loadSegments(segments.elf());
     List<SymbolTable.Entry> entries = new ArrayList<>();
     for (ElfSymbol symbol : section.symbols) {
@@ -101,7 +111,7 @@ final class ElfSymbols {
           symbol.st_size, symbol.getBinding(), name, ""));
     }
     return SymbolTable.of(demangleAliases(entries, demangler), false)
-        .plus(PltSymbols.of(segments.elf()));
+        .plus(PltSymbols.of(segments));
   }
 
   private static List<SymbolTable.Entry> demangleAliases(List<SymbolTable.Entry> entries,

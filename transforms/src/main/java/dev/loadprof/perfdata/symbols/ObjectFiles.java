@@ -40,17 +40,18 @@ final class ObjectFiles {
     return tables.computeIfAbsent(new Key("[vdso]", buildId), key -> {
       List<Path> candidates = new ArrayList<>(buildIdCacheCandidates(buildId));
       candidates.add(sources.buildIdCache().resolve("[vdso]").resolve(buildId).resolve("vdso"));
-      return choose(candidates, buildId);
+      return choose(candidates, buildId, null, null);
     });
   }
 
   private SymbolTable load(String path, String recordedBuildId) {
     String buildId = recordedBuildId;
-    if (buildId == null) {
+    Path diskPath = sources.underRoot(path);
+    ElfSymbols.Opened onDisk = ElfSymbols.open(diskPath);
+    if (buildId == null && onDisk != null) {
       // as perf does when the recording has none (objects hit only inside callchains): the id
       // of the file on disk, to find its debug files
-      ElfSymbols.Opened onDisk = ElfSymbols.open(sources.underRoot(path));
-      buildId = onDisk == null ? null : onDisk.buildId();
+      buildId = onDisk.buildId();
     }
     List<Path> candidates = new ArrayList<>();
     if (buildId != null) {
@@ -64,8 +65,8 @@ final class ObjectFiles {
       candidates.add(debugDir.resolve(".build-id").resolve(buildId.substring(0, 2))
           .resolve(buildId.substring(2) + ".debug"));
     }
-    candidates.add(sources.underRoot(path));
-    return choose(candidates, buildId);
+    candidates.add(diskPath);
+    return choose(candidates, buildId, diskPath, onDisk);
   }
 
   /** ~/.debug/.build-id/xx/rest: a link to the cached object's directory (elf, debug) or file. */
@@ -87,11 +88,13 @@ final class ObjectFiles {
    * gives the names too. A separate debug file's segments cannot be used: its sections hold no
    * bytes, so its PT_LOAD offsets are 0.
    */
-  private SymbolTable choose(List<Path> candidates, String buildId) {
+  private SymbolTable choose(List<Path> candidates, String buildId, Path openedPath,
+      ElfSymbols.Opened alreadyOpened) {
     ElfSymbols.Opened symtab = null;
     ElfSymbols.Opened runtime = null;
     for (Path candidate : candidates) {
-      ElfSymbols.Opened opened = ElfSymbols.open(candidate);
+      ElfSymbols.Opened opened =
+          candidate.equals(openedPath) ? alreadyOpened : ElfSymbols.open(candidate);
       if (opened == null || !sameBuild(opened.buildId(), buildId)) {
         continue;
       }

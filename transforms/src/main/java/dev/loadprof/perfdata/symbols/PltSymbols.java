@@ -20,12 +20,18 @@ final class PltSymbols {
 
   private PltSymbols() {}
 
-  static List<SymbolTable.Entry> of(ElfFile elf) {
+  static List<SymbolTable.Entry> of(ElfSymbols.Opened object) {
+    int pltIndex = object.sections().named(".plt");
+    int relocationsIndex = object.sections().named(".rela.plt");
+    if (pltIndex < 0 || relocationsIndex < 0 || !object.hasDynsym()) {
+      return List.of();
+    }
+    ElfFile elf = object.elf();
     try {
-      ElfSection plt = elf.firstSectionByName(".plt");
-      ElfSection relocations = elf.firstSectionByName(".rela.plt");
-      ElfSymbolTableSection dynsym = elf.getDynamicSymbolTableSection();
-      if (plt == null || relocations == null || dynsym == null || plt.header.sh_entsize <= 0) {
+      ElfSection plt = elf.getSection(pltIndex);
+      ElfSection relocations = elf.getSection(relocationsIndex);
+      ElfSymbolTableSection dynsym = object.symbolTable(object.sections().dynsym());
+      if (plt.header.sh_entsize <= 0) {
         return List.of();
       }
       ByteBuffer data = ByteBuffer.wrap(relocations.getData()).order(
