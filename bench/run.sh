@@ -34,6 +34,8 @@
 #   bench/run.sh perfdata [ROUNDS] [ITERS] perf.data end to end: perf script alone vs analyze
 #                              X.data (default pieces, and --decode-split cpu), ratios within
 #                              each round, outputs checked against analyze of the same text (root)
+#   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
+#                              revision (HEAD: the working tree), rounds interleaving the revisions
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -657,6 +659,39 @@ startup() {
   startup_cpu
 }
 
+# The parser's CPU time at several revisions, interleaved: each revision is built in a worktree
+# under $work (HEAD is this working tree), then every round runs ParseCpuTime once per revision.
+parse_ab() {
+  local rounds="${1:-5}"
+  shift || true
+  local revs=("$@")
+  ((${#revs[@]})) || revs=(HEAD)
+  local dirs=() rev d
+  for rev in "${revs[@]}"; do
+    if [ "$rev" = HEAD ]; then
+      mvn -q -o -B -pl pipelines -am test-compile >/dev/null
+      dirs+=("$home")
+    else
+      d="$work/rev-$(git rev-parse --short "$rev")"
+      [ -d "$d" ] || git worktree add -q --detach "$d" "$rev"
+      (cd "$d" && mvn -q -o -B -pl pipelines -am test-compile >/dev/null)
+      dirs+=("$d")
+    fi
+  done
+  local deps
+  deps="$(classpath)"
+  deps="${deps#*schemas/target/classes:}"
+  for ((r = 1; r <= rounds; r++)); do
+    for i in "${!revs[@]}"; do
+      d="${dirs[$i]}"
+      printf 'round %d %-10s ' "$r" "${revs[$i]}"
+      # The revision's classes first; ParseCpuTime itself from this tree (older ones lack it).
+      java -Xmx2g -cp "$d/transforms/target/test-classes:$d/transforms/target/classes:$d/schemas/target/classes:$home/pipelines/target/test-classes:$deps" \
+        dev.loadprof.bench.ParseCpuTime 9
+    done
+  done
+}
+
 case "${1:-}" in
   startup) shift; startup "$@" ;;
   curve) shift; curve "$@" ;;
@@ -668,10 +703,11 @@ case "${1:-}" in
   decode) shift; decode "$@" ;;
   symbols) shift; symbols "$@" ;;
   stages) shift; stages "$@" ;;
+  parse-ab) shift; parse_ab "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,36p "$0"; exit 2 ;;
+  *) sed -n 2,38p "$0"; exit 2 ;;
 esac

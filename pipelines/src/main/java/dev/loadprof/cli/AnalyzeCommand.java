@@ -39,11 +39,7 @@ final class AnalyzeCommand implements JobCommand {
     PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(given, outDir));
     OutputDir.checkWritable(outDir);
-    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(outDir);
-    parsing.applyTo(builder);
-    filters.applyTo(builder);
-    selection.applyTo(builder);
-    AnalyzeSettings settings = builder.build();
+    AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven());

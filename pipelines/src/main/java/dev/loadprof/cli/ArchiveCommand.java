@@ -1,11 +1,11 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.ArchiveCorruptException;
-import dev.loadprof.archive.ArchiveFiles;
+import dev.loadprof.archive.beam.ArchiveFiles;
 import dev.loadprof.archive.ArchiveJob;
-import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
-import dev.loadprof.archive.TraceFingerprint;
+import dev.loadprof.archive.beam.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import dev.loadprof.pipelines.ArchivePipeline;

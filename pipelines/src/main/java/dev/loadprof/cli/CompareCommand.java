@@ -63,10 +63,7 @@ final class CompareCommand implements JobCommand {
     PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(sidesGiven, outDir));
     OutputDir.checkWritable(outDir);
-    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(outDir);
-    parsing.applyTo(builder);
-    filters.applyTo(builder);
-    AnalyzeSettings analysis = builder.build();
+    AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, null);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
         parsing.windowNsIfGiven());

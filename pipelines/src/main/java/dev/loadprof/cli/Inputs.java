@@ -1,6 +1,6 @@
 package dev.loadprof.cli;
 
-import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.parse.TraceFiles;

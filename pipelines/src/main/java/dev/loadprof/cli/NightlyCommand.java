@@ -56,11 +56,7 @@ final class NightlyCommand implements JobCommand {
     PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(given, outDir));
     OutputDir.checkWritable(outDir);
-    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(outDir);
-    parsing.applyTo(builder);
-    filters.applyTo(builder);
-    selection.applyTo(builder);
-    AnalyzeSettings analysis = builder.build();
+    AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven());

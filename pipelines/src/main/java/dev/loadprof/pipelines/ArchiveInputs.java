@@ -1,6 +1,6 @@
 package dev.loadprof.pipelines;
 
-import dev.loadprof.archive.ReadArchive;
+import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.model.EventBlock;

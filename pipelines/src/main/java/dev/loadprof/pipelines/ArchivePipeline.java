@@ -1,7 +1,7 @@
 package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.ArchiveJob;
-import dev.loadprof.archive.WriteArchive;
+import dev.loadprof.archive.beam.WriteArchive;
 import dev.loadprof.beam.ParseTraces;
 import java.util.List;
 import org.apache.beam.sdk.Pipeline;

@@ -1,6 +1,6 @@
 package dev.loadprof.pipelines;
 
-import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.cli.LoadprofCli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -293,10 +293,10 @@ class ArchiveCliTest {
     Path file = archive.resolve("runs").resolve(runId + ".avro");
     org.apache.beam.sdk.io.fs.ResourceId id =
         org.apache.beam.sdk.io.FileSystems.matchNewResource(file.toString(), false);
-    dev.loadprof.schemas.RunManifestRecord m = dev.loadprof.archive.ArchiveFiles.readManifest(id);
+    dev.loadprof.schemas.RunManifestRecord m = dev.loadprof.archive.beam.ArchiveFiles.readManifest(id);
     edit.accept(m);
     try (java.io.OutputStream out = Files.newOutputStream(file)) {
-      dev.loadprof.archive.ArchiveFiles.writeManifest(m, out);
+      dev.loadprof.archive.beam.ArchiveFiles.writeManifest(m, out);
     }
   }
 

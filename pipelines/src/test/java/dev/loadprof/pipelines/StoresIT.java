@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.loadprof.archive.ArchiveFiles;
-import dev.loadprof.archive.ArchiveLayout;
+import dev.loadprof.archive.beam.ArchiveFiles;
+import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.InputStream;
@@ -161,7 +161,7 @@ class StoresIT {
     RunManifestRecord manifest = readManifest(archive, "clash");
     String winner = ra.code() == 0 ? a.toString() : b.toString();
     assertEquals(winner, manifest.getSource());
-    assertEquals(dev.loadprof.archive.TraceFingerprint.of(winner), manifest.getFingerprint());
+    assertEquals(dev.loadprof.archive.beam.TraceFingerprint.of(winner), manifest.getFingerprint());
   }
 
   @ParameterizedTest

@@ -1,6 +1,6 @@
 package dev.loadprof.stores;
 
-import dev.loadprof.archive.ExclusiveCreate;
+import dev.loadprof.archive.beam.ExclusiveCreate;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;

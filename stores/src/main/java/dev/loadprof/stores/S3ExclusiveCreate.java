@@ -1,6 +1,6 @@
 package dev.loadprof.stores;
 
-import dev.loadprof.archive.ExclusiveCreate;
+import dev.loadprof.archive.beam.ExclusiveCreate;
 import java.io.IOException;
 import java.util.Set;
 import org.apache.beam.sdk.io.aws2.options.S3ClientBuilderFactory;

@@ -8,7 +8,7 @@
  * reads them back into the same collections, so the outputs are byte for byte those of
  * analyzing the traces with the same --window and --event.
  *
- * <p>Layout, format 2 ({@link dev.loadprof.archive.ArchiveLayout}):
+ * <p>Layout, format 2 ({@link dev.loadprof.archive.beam.ArchiveLayout}):
  * <pre>
  * ARCHIVE/loadprof-archive.json              marker: {"format": "loadprof-archive", "version": 2}
  * ARCHIVE/runs/RUN_ID.avro                   the run's manifest; the commit point
@@ -19,10 +19,10 @@
  *
  * <p>Commit protocol, the same on every store: (1) block files are written under
  * .staging/JOB/; (2) when all are complete, each run is committed on its own by {@link
- * dev.loadprof.archive.CommitRun}: its block files are moved to names unique to the job
+ * dev.loadprof.archive.beam.CommitRun}: its block files are moved to names unique to the job
  * (blocks/RUN_ID/JOB-NNNNN.avro), its index entry is written, and (3) its manifest is created
  * last, <em>only if absent</em>, through the store's create-if-absent primitive ({@link
- * dev.loadprof.archive.ExclusiveCreate}). Nothing relies on renaming a directory, which object
+ * dev.loadprof.archive.beam.ExclusiveCreate}). Nothing relies on renaming a directory, which object
  * stores cannot do atomically; moving a block file on S3 is a copy and a delete, harmless because
  * no manifest lists the file yet. Readers list runs/ (or the index) and read only the block files
  * a manifest lists, with the sizes it records, so a failed or killed job leaves nothing visible,
@@ -47,7 +47,7 @@
  * UNCHANGED when its trace has the same fingerprint, or fails with {@link
  * dev.loadprof.archive.ArchiveRunConflictException} (the CLI exits 2) when it is another trace.
  *
- * <p>De-duplication ({@link dev.loadprof.archive.CommitRun}): a run is identified by its run id
+ * <p>De-duplication ({@link dev.loadprof.archive.beam.CommitRun}): a run is identified by its run id
  * (the trace file name) and fingerprinted by the SHA-256 of its decompressed text. Same id and
  * fingerprint, window and event: skipped. Same id and fingerprint, other window or event:
  * replaced (new manifest renamed over the old one; on S3 a single copy, seen whole or not at
@@ -55,7 +55,7 @@
  * id, other fingerprint: refused (exit 2); rename the trace.
  *
  * <p>Partitions ({@link dev.loadprof.archive.RunSelection}, {@link
- * dev.loadprof.archive.ArchiveListing}): each run has a night (archive --night, default the UTC
+ * dev.loadprof.archive.beam.ArchiveListing}): each run has a night (archive --night, default the UTC
  * date its trace was last modified) and a host (from the trace header, "_" when none). Selecting
  * nights lists only index/night=N/ for each night; hosts only, index/ (never blocks/). An index
  * entry counts only while runs/RUN_ID.avro names its job, so entries of failed jobs are ignored.

@@ -167,6 +167,6 @@ public final class Compare {
   }
 
   private static double median(double[] v) {
-    return v.length == 0 ? 0 : dev.loadprof.compare.stats.Samples.median(v);
+    return v.length == 0 ? 0 : dev.loadprof.compare.stats.OrderStatistics.median(v);
   }
 }

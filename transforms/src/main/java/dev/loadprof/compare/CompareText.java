@@ -1,6 +1,7 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.TextTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -102,15 +103,15 @@ public final class CompareText implements CompareWriter {
   }
 
   static void table(StringBuilder sb, List<MetricComparison> rows, boolean changes) {
-    Columns t = new Columns();
-    t.row("", "metric", "baseline", "candidate", "delta", "interval", "p", "n", changes
+    TextTable t = TextTable.labelsThenFigures();
+    t.add("", "metric", "baseline", "candidate", "delta", "interval", "p", "n", changes
         ? "kind (cause: cpu part, load part)" : "");
     for (MetricComparison r : rows) {
-      t.row(r.key().entityName(), r.metric().id(), r.metric().format(r.baseline()),
+      t.add(r.key().entityName(), r.metric().id(), r.metric().format(r.baseline()),
           r.metric().format(r.candidate()), delta(r), interval(r), p(r),
           r.nBaseline() + "+" + r.nCandidate(), changes ? kind(r) : "");
     }
-    t.render(sb);
+    t.render(sb, "");
   }
 
   static String delta(MetricComparison r) {

@@ -3,8 +3,8 @@ package dev.loadprof.compare;
 import dev.loadprof.compare.MetricComparison.Method;
 import dev.loadprof.compare.stats.HodgesLehmann;
 import dev.loadprof.compare.stats.MannWhitney;
+import dev.loadprof.compare.stats.OrderStatistics;
 import dev.loadprof.compare.stats.PredictionInterval;
-import dev.loadprof.compare.stats.Samples;
 import java.util.Locale;
 
 /**
@@ -22,8 +22,8 @@ final class MetricRules {
   static MetricComparison compare(SeriesKey key, double[] b, double[] c, double entityRealNs,
       Attribution attribution, CompareSettings s) {
     double alpha = s.alpha();
-    double mb = Samples.median(b);
-    double mc = Samples.median(c);
+    double mb = OrderStatistics.median(b);
+    double mc = OrderStatistics.median(c);
     Double deltaPct = null; // undefined from a zero baseline, unless nothing changed
     if (mb != 0) {
       deltaPct = 100 * (mc - mb) / Math.abs(mb);

@@ -1,7 +1,7 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.compare.stats.EDivisive;
-import dev.loadprof.compare.stats.Samples;
+import dev.loadprof.compare.stats.OrderStatistics;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.Analysis;
 import java.nio.charset.StandardCharsets;
@@ -141,7 +141,7 @@ public final class NightlyHistory {
       return out;
     }
     long seed = s.seed() * 31 + stableHash(x.key.toString());
-    double noise = Samples.noiseOfNeighbours(x.values);
+    double noise = OrderStatistics.noiseOfNeighbours(x.values);
     EDivisive detector = new EDivisive(s.changePointSignificance(), s.permutations(),
         s.minNights(), seed);
     List<EDivisive.ChangePoint> found = detector.changePoints(x.values);
@@ -264,7 +264,7 @@ public final class NightlyHistory {
         if (!values.isEmpty()) {
           x.nights.add(night);
           x.runs.add(values.size());
-          v.add(Samples.median(values.stream().mapToDouble(Double::doubleValue).toArray()));
+          v.add(OrderStatistics.median(values.stream().mapToDouble(Double::doubleValue).toArray()));
         }
       });
       x.values = v.stream().mapToDouble(Double::doubleValue).toArray();
@@ -280,7 +280,7 @@ public final class NightlyHistory {
           in.add(values[i]);
         }
       }
-      return in.isEmpty() ? 0 : Samples.median(in.stream().mapToDouble(Double::doubleValue)
+      return in.isEmpty() ? 0 : OrderStatistics.median(in.stream().mapToDouble(Double::doubleValue)
           .toArray());
     }
   }

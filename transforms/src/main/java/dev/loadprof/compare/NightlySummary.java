@@ -1,6 +1,7 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.report.AnalysisWriter;
+import dev.loadprof.report.TextTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,18 +40,18 @@ final class NightlySummary implements NightlyWriter {
       int others = n.changePoints().size() - realTime.size();
       sb.append("Real-time change points").append(others == 0 ? ""
           : " (" + others + " more of other figures in nightly.json)").append(":\n");
-      Columns t = new Columns();
-      t.row("night", "benchmark", "entity", "before", "after", "delta", "kind (cause)");
+      TextTable t = TextTable.labelsThenFigures();
+      t.add("night", "benchmark", "entity", "before", "after", "delta", "kind (cause)");
       for (ChangePoint cp : realTime) {
         String entity = cp.key().process()
             + (cp.key().function() == null ? "" : " " + cp.key().function());
-        t.row(cp.night().toString(), cp.key().group(), entity,
+        t.add(cp.night().toString(), cp.key().group(), entity,
             Metric.REAL_TIME.format(cp.before()), Metric.REAL_TIME.format(cp.after()),
             cp.deltaPct() == null ? "new" : String.format(Locale.ROOT, "%+.1f%%", cp.deltaPct()),
             cp.kind() + (cp.attribution() == null ? "" : " (" + cp.attribution().cause().id
                 + ")"));
       }
-      t.render(sb);
+      t.render(sb, "");
     }
     sb.append("Latest night against the nights before it:\n");
     CompareSummary.changes(sb, n.changes());

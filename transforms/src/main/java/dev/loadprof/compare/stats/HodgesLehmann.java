@@ -25,7 +25,7 @@ public record HodgesLehmann(double shift, Double lower, Double upper, double cov
       }
     }
     Arrays.sort(d);
-    double shift = Samples.median(d);
+    double shift = OrderStatistics.median(d);
     // Largest k with P(U <= k - 1) <= alpha / 2: then [d_(k), d_(mn+1-k)] covers the shift
     // with probability 1 - 2 P(U <= k - 1).
     int k = 0;

@@ -13,8 +13,8 @@ public record PredictionInterval(double mean, double lower, double upper, double
     if (n < 2) {
       throw new IllegalArgumentException("a prediction interval needs two baseline runs");
     }
-    double mean = Samples.mean(baseline);
-    double scale = Samples.stdDev(baseline) * Math.sqrt(1 + 1.0 / n);
+    double mean = OrderStatistics.mean(baseline);
+    double scale = OrderStatistics.stdDev(baseline) * Math.sqrt(1 + 1.0 / n);
     if (scale == 0) {
       // Every baseline run equal: any other value is outside.
       return new PredictionInterval(mean, mean, mean, candidate == mean ? 1 : 0);

@@ -113,7 +113,7 @@ class StatsTest {
   @Test
   void noiseOfNeighboursIgnoresALevelShift() {
     double[] shifted = {1, 2, 1, 2, 1, 11, 12, 11, 12};
-    assertEquals(1.4826 / Math.sqrt(2), Samples.noiseOfNeighbours(shifted), 1e-12);
-    assertEquals(0, Samples.noiseOfNeighbours(new double[] {5}), 0);
+    assertEquals(1.4826 / Math.sqrt(2), OrderStatistics.noiseOfNeighbours(shifted), 1e-12);
+    assertEquals(0, OrderStatistics.noiseOfNeighbours(new double[] {5}), 0);
   }
 }

@@ -1,5 +1,9 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
+import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.ArchiveJob;
+import dev.loadprof.archive.ArchiveRunConflictException;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.RunManifestRecord;

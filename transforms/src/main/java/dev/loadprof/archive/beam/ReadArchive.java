@@ -1,5 +1,9 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
+import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.BlockFileRef;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.RunInfoCoder;
@@ -14,8 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Count;

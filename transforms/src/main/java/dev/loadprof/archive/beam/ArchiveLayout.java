@@ -1,5 +1,6 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
+import dev.loadprof.archive.ArchiveConversions;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.Serializable;

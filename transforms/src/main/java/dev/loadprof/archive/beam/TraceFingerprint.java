@@ -1,4 +1,4 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
 import dev.loadprof.parse.TraceFiles;
 import java.io.IOException;

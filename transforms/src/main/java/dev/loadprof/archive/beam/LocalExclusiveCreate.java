@@ -1,4 +1,4 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

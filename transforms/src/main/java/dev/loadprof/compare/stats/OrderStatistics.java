@@ -3,8 +3,8 @@ package dev.loadprof.compare.stats;
 import java.util.Arrays;
 
 /** Order statistics of small samples. */
-public final class Samples {
-  private Samples() {}
+public final class OrderStatistics {
+  private OrderStatistics() {}
 
   /** The median (mean of the two middle values for an even count); NaN when empty. */
   public static double median(double[] values) {

@@ -1,5 +1,8 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
+import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.schemas.EventBlockRecord;
 import dev.loadprof.schemas.RunManifestRecord;

@@ -1,5 +1,7 @@
-package dev.loadprof.archive;
+package dev.loadprof.archive.beam;
 
+import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.RunInfoCoder;
 import dev.loadprof.model.EventBlock;
