@@ -1,6 +1,7 @@
 package dev.loadprof.perfdata.symbols;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,6 +94,12 @@ final class ElfSymbols {
       return SymbolTable.EMPTY;
     }
     ElfSymbolTableSection section = symbols.symbolTable(index);
+    byte[] strings;
+    try {
+      strings = symbols.sections().linkedStrings(index);
+    } catch (IOException e) {
+      return SymbolTable.EMPTY;
+    }
     List<ElfSegment> loads = loadSegments(segments.elf());
     List<SymbolTable.Entry> entries = new ArrayList<>();
     for (ElfSymbol symbol : section.symbols) {
@@ -103,8 +110,8 @@ final class ElfSymbols {
       if (load == null) {
         continue; // perf drops a symbol that no load segment holds
       }
-      String name = symbol.getName();
-      if (name == null || name.isEmpty()) {
+      String name = nameAt(strings, symbol.st_name);
+      if (name.isEmpty()) {
         continue;
       }
       entries.add(new SymbolTable.Entry(symbol.st_value - (load.p_vaddr - load.p_offset),
@@ -112,6 +119,18 @@ final class ElfSymbols {
     }
     return SymbolTable.of(demangleAliases(entries, demangler), false)
         .plus(PltSymbols.of(segments));
+  }
+
+  /** The NUL-terminated name at {@code offset} of a string table; "" when out of range. */
+  private static String nameAt(byte[] strings, int offset) {
+    if (offset < 0 || offset >= strings.length) {
+      return "";
+    }
+    int end = offset;
+    while (end < strings.length && strings[end] != 0) {
+      end++;
+    }
+    return new String(strings, offset, end - offset, StandardCharsets.UTF_8);
   }
 
   private static List<SymbolTable.Entry> demangleAliases(List<SymbolTable.Entry> entries,

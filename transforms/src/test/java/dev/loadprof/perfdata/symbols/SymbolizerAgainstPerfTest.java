@@ -205,15 +205,18 @@ class SymbolizerAgainstPerfTest {
     PerfTruth.run(dir, record);
     // the same path now holds another build: different code, so other symbols at the addresses
     PerfTruth.compile(dir, "progre", "gcc",
-        "int other_function(int x) { return x * 7; }\n" + C_PROGRAM.replace("local_spin", "renamed"),
+        "int other_function(int x) { return x * 7; }\n"
+            + C_PROGRAM.replace("local_spin", "renamed"),
         List.of("-O0"));
     try (Symbolizer symbolizer = new Symbolizer(
-        new SymbolSources(Path.of("/"), cache, Path.of("/nonexistent/kallsyms"), Path.of("/tmp")))) {
+        new SymbolSources(Path.of("/"), cache, Path.of("/nonexistent/kallsyms"),
+            Path.of("/tmp")))) {
       PerfTruth.Replay replay = PerfTruth.replay(data, perf, List.of(), symbolizer);
       assertSame(replay);
       assertSeen(replay, f -> f.symbol().equals("local_spin")); // only the cached copy has it
       // kernel names came from the cache's copy of kallsyms, since the configured one is absent
-      assertSeen(replay, f -> f.dso().equals("[kernel.kallsyms]") && !f.symbol().equals("[unknown]"));
+      assertSeen(replay,
+          f -> f.dso().equals("[kernel.kallsyms]") && !f.symbol().equals("[unknown]"));
     }
   }
 
