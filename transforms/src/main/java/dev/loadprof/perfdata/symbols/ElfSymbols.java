@@ -18,20 +18,20 @@ import net.fornwall.jelf.ElfSymbolTableSection;
 /**
  * The symbols of one ELF file, read with jelf, as perf 6.1 keeps them (util/symbol-elf.c):
  * defined, named STT_FUNC, STT_GNU_IFUNC and STT_OBJECT symbols and the labels of executable
- * sections (assembly entry points such as ld.so's _dl_start_user), each moved
- * from its virtual address to its file offset by the PT_LOAD segment that holds it, so that a
- * sample's address is looked up as (ip - map start + map offset). Names are kept as the table
+ * sections (assembly entry points such as ld.so's _dl_start_user), each moved from its virtual
+ * address to its file offset by the PT_LOAD segment that holds it, so that a sample's address is
+ * looked up as (ip - map start + map offset). Names are kept as the table
  * spells them: a .symtab written by ld 2.35 or later carries the version ("memcpy@@GLIBC_2.14"),
  * a .dynsym does not.
  */
 final class ElfSymbols {
   private static final int STT_NOTYPE = 0;
   private static final int STT_OBJECT = 1;
+  private static final int STT_FUNC = 2;
+  private static final int STT_GNU_IFUNC = 10;
   private static final int SHN_UNDEF = 0;
   private static final int SHN_LORESERVE = 0xff00;
   private static final long SHF_EXECINSTR = 4;
-  private static final int STT_FUNC = 2;
-  private static final int STT_GNU_IFUNC = 10;
   private static final int NT_GNU_BUILD_ID = 3;
 
   private ElfSymbols() {}
