@@ -28,8 +28,12 @@ import java.util.TreeSet;
 public final class NightlyHistory {
   private NightlyHistory() {}
 
-  /** @throws CompareInputException when no healthy run has a night */
+  /**
+   * @throws CompareInputException when no healthy run has a night, or the process selection
+   *     matches nothing
+   */
   public static Nightly nightly(Analysis all, NightlySettings s) {
+    Compare.requireSelectedProcesses(all);
     List<ExcludedRun> excluded = new ArrayList<>();
     Map<String, LocalDate> nightOf = new HashMap<>();
     for (RunInfo r : all.runs()) {
@@ -254,11 +258,9 @@ public final class NightlyHistory {
       nights.forEach((night, runIds) -> {
         List<Double> values = new ArrayList<>();
         for (String r : runIds) {
-          Double value = byRun.get(r).get(key);
+          Double value = RunPresence.value(byRun, r, key); // null: the process did not run
           if (value != null) {
             values.add(value);
-          } else if (key.metric().isTime()) {
-            values.add(0.0); // not seen in this run: it took no time
           }
         }
         if (!values.isEmpty()) {
