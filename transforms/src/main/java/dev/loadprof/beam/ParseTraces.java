@@ -128,6 +128,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       TreeMap<String, String> buildIds = new TreeMap<>();
       try {
         if (pieces.get(0).isPerfData()) {
+          builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
         } else {
