@@ -63,6 +63,11 @@ public final class NightlyHistory {
     byRun.forEach((run, values) -> {
       Set<String> groups = new TreeSet<>();
       values.keySet().forEach(k -> groups.add(k.group()));
+      if (all.groupBy().isNone()) {
+        // A run in which its benchmark's process did not run still is a night of the benchmark:
+        // the latest night without it is "missing", not "no run on the latest night".
+        groups.add(Nights.benchmarkOf(run));
+      }
       for (String g : groups) {
         runsOf.computeIfAbsent(g, k -> new TreeMap<>())
             .computeIfAbsent(nightOf.get(run), k -> new ArrayList<>()).add(run);

@@ -69,6 +69,23 @@ class AbsentRunsTest {
         CompareJson.change(real).toString());
   }
 
+  /** nightly: the latest night's run has no mixed (the benchmark did not run that night). */
+  @Test
+  void nightlySaysMissingWhenTheLatestNightLacksTheProcess() throws Exception {
+    Map<String, String> ids = new LinkedHashMap<>();
+    List<String> base = runs("base", 1, 2, 3, 4, 5);
+    for (int i = 0; i < base.size(); i++) {
+      ids.put(base.get(i), "mixed-2026-11-0" + (i + 1) + "-a");
+    }
+    ids.put(NO_MIXED, "mixed-2026-11-06-a");
+    Nightly n = NightlyHistory.nightly(TraceRuns.analysis(ids, GroupBy.NONE,
+        Pattern.compile("^mixed$")), NightlySettings.DEFAULT);
+    String json = NightlyFixturesTest.describe(n);
+    assertEquals(Verdict.MISSING, n.verdict(), json);
+    assertEquals(4, n.exitCode());
+    assertEquals(MetricComparison.MISSING, n.changes().get(0).kind(), json);
+  }
+
   @Test
   void aProcessAbsentFromEveryRunOfASideIsMissing() {
     Map<String, String> candidate = new LinkedHashMap<>();
