@@ -43,12 +43,14 @@ final class CompareCommand implements JobCommand {
   @Mixin RunnerOptions runner;
   @Mixin ProgressOptions progress;
 
-  @Option(names = "--baseline", paramLabel = "PATH", description = "A baseline trace, glob or"
-      + " archive; repeat the option for more runs.")
+  // arity 1..*: every value up to the next option, so that a shell glob's expansion works.
+  @Option(names = "--baseline", paramLabel = "PATH", arity = "1..*", description = "Baseline"
+      + " traces, globs or archives, as many as follow the flag (or repeat it), e.g."
+      + " --baseline base-*.txt.gz or --baseline 'base-*.txt.gz'.")
   List<String> baseline = new ArrayList<>();
 
-  @Option(names = "--candidate", paramLabel = "PATH", description = "A candidate trace, glob"
-      + " or archive; repeat the option for more runs.")
+  @Option(names = "--candidate", paramLabel = "PATH", arity = "1..*", description = "Candidate"
+      + " traces, globs or archives, likewise: --candidate new-1.txt.gz new-2.txt.gz.")
   List<String> candidate = new ArrayList<>();
 
   @Override

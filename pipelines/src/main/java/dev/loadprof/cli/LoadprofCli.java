@@ -24,7 +24,8 @@ import picocli.CommandLine.ScopeType;
     subcommands = {RecordCommand.class, AnalyzeCommand.class, ArchiveCommand.class,
         CompareCommand.class, NightlyCommand.class},
     footer = "%nRun 'loadprof COMMAND --help' for a command's options." + Usage.RECORD
-        + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression.%n")
+        + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression, 4 a process missing"
+        + " from one side.%n")
 public final class LoadprofCli {
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));

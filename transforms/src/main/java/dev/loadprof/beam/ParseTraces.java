@@ -64,6 +64,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   private final int decodePieces;
   private final DecodePiece.Kind splitBy;
   private final int parseThreads;
+  private boolean logWarnings;
 
   /**
    * @param windowNs length of a time window
@@ -87,11 +88,23 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     this.parseThreads = parseThreads;
   }
 
+  /**
+   * Also logs each run's warnings and unusable reason as it is read: for jobs with no closing
+   * summary of them (archive). analyze, compare and nightly say each one once at the end, from
+   * the runs' infos, which on a cluster is the only place the user sees.
+   */
+  public ParseTraces withWarningsLogged() {
+    ParseTraces t = new ParseTraces(windowNs, samplingEvent, decodePieces, splitBy, parseThreads);
+    t.logWarnings = true;
+    return t;
+  }
+
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
     PCollectionTuple out = paths
         .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy))
-        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads))
+        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads,
+            logWarnings))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
     out.get(RUNS).setCoder(RunInfoCoder.of());
@@ -109,8 +122,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     private final long windowNs;
     private final String samplingEvent;
     private final int parseThreads;
+    private final boolean logWarnings;
 
-    ParseFn(long windowNs, String samplingEvent, int parseThreads) {
+    ParseFn(long windowNs, String samplingEvent, int parseThreads, boolean logWarnings) {
+      this.logWarnings = logWarnings;
       this.windowNs = windowNs;
       this.samplingEvent = samplingEvent;
       this.parseThreads = parseThreads;
@@ -132,6 +147,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       TreeMap<String, String> buildIds = new TreeMap<>();
       try {
         if (pieces.get(0).isPerfData()) {
+          builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
         } else {
@@ -154,10 +170,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       Metrics.counter("loadprof", "runs").inc();
       if (info.isUnusable()) {
         Metrics.counter("loadprof", "unusable_runs").inc();
-        LOG.error(Printable.escape(info.unusableReason));
       }
-      for (String warning : info.warnings) {
-        LOG.warn(Printable.escape(warning));
+      if (logWarnings) {
+        for (String warning : info.warnings) { // the unusable reason is the first
+          LOG.warn(Printable.escape(warning));
+        }
       }
       LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
           info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,

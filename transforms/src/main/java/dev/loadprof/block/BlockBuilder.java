@@ -26,6 +26,7 @@ import java.util.function.Consumer;
 public final class BlockBuilder implements TraceEventSink {
   private final String runId;
   private final String sourceName;
+  private boolean fromPerfData;
   private final long windowNs;
   private final String wantedEvent;
   private final Consumer<EventBlock> out;
@@ -73,6 +74,14 @@ public final class BlockBuilder implements TraceEventSink {
     info.source = sourceName;
     info.requestedEvent = wantedEvent == null ? "" : wantedEvent;
     this.gate = new FarJumpGate(Math.max(FAR_NS, 2 * windowNs));
+  }
+
+  /**
+   * The records come from a perf.data file that loadprof decoded itself (perf script with
+   * --show-task-events and every field), so the warnings give no advice about perf script.
+   */
+  public void decodedFromPerfData() {
+    fromPerfData = true;
   }
 
   // ---------------------------------------------------------------- TraceEventSink
@@ -310,7 +319,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.layout = threads.plainLayout() ? "plain" : "fields";
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
     threads.nameRestartsApart();
-    RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread());
+    RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread(), fromPerfData);
     damage.warn(info, sourceName);
     // A few samples may all be leaf-only in a recording with -g (idle, a leaf without frame
     // pointers); hundreds of them never are.
