@@ -15,6 +15,12 @@ public enum ThreadState {
   OTHER("other"),
   UNKNOWN("unknown");
 
+  /**
+   * The code of a thread switched out dead (prev_state X or Z): it waits for nothing, so its
+   * time ends at that switch. Reads as {@link #OTHER}.
+   */
+  public static final int EXITED = 6;
+
   /** The code of a switch record that switches out no thread, or of an archive that has none. */
   public static final int NO_STATE = TraceEventSink.UNKNOWN_ID;
 
@@ -34,12 +40,15 @@ public enum ThreadState {
 
   /** The state of a code; {@link #UNKNOWN} for {@link #NO_STATE} or a code it does not know. */
   public static ThreadState ofCode(int code) {
+    if (code == EXITED) {
+      return OTHER;
+    }
     return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : UNKNOWN;
   }
 
   /**
    * The code of sched_switch's prev_state as perf prints it: "R" and "R+" are preempted
-   * (runnable), "S" sleeping, "D" (alone or with flags, "D|K") disk, other letters other, and a
+   * (runnable), "S" sleeping, "D" (alone or with flags, "D|K") disk, "X"/"Z" {@link #EXITED}, other letters other, and a
    * missing or empty state unknown.
    */
   public static int codeOfPrevState(String prevState) {
@@ -50,6 +59,7 @@ public enum ThreadState {
       case 'R' -> RUNNABLE.code();
       case 'S' -> SLEEPING.code();
       case 'D' -> DISK.code();
+      case 'X', 'Z' -> EXITED;
       default -> OTHER.code();
     };
   }
