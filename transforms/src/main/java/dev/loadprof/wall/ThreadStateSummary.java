@@ -38,6 +38,8 @@ public final class ThreadStateSummary implements Serializable {
   public Map<Wait, Double> waits = new HashMap<>();
   /** Load-0 ns attributed to each (state, stack); the rest is {@link #load0UnattributedNs}. */
   public Map<Cause, Double> load0ByCause = new HashMap<>();
+  /** The same per state, summed in replay order (so the figures never depend on map order). */
+  public double[] load0ByStateNs = new double[ThreadState.values().length];
   /** Load-0 ns at which no thread of the process was known to wait. */
   public double load0UnattributedNs;
   /** Some switch-out said why its thread left; false for traces (and old archives) without. */
@@ -51,8 +53,7 @@ public final class ThreadStateSummary implements Serializable {
 
   /** Load-0 ns attributed to each state (unattributed load 0 counts as unknown). */
   public double[] load0ByState() {
-    double[] out = new double[ThreadState.values().length];
-    load0ByCause.forEach((c, ns) -> out[c.state().ordinal()] += ns);
+    double[] out = load0ByStateNs.clone();
     out[ThreadState.UNKNOWN.ordinal()] += load0UnattributedNs;
     return out;
   }

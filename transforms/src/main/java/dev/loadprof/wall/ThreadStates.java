@@ -178,6 +178,7 @@ public final class ThreadStates {
       double share = sweep.g(p.end[i]) - sweep.g(p.start[i]);
       if (share > 0) {
         s.load0ByCause.merge(new ThreadStateSummary.Cause(st, stack), share, Double::sum);
+        s.load0ByStateNs[state] += share;
       }
       if (p.unfinished[i]) {
         s.unfinishedNs += ns;
