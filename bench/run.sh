@@ -28,6 +28,9 @@
 #                              100 MB, 1 GB and 5 GB of text, by the launcher's choice, on
 #                              embedded Flink and (up to 1 GB) the DirectRunner; plots
 #                              bench/cost-curve.png (ROUNDS default 3; 5 GB: CURVE_BIG_ROUNDS, 1)
+#   bench/run.sh symbols [ROUNDS] [ITERS] the native reader's symbolizer: frames/s cold and with
+#                              a warm cache vs perf script -F ip,sym,dso, on a system-wide
+#                              recording of `mixed ITERS` (root, perf; frames checked against perf's)
 #   bench/run.sh perfdata [ROUNDS] [ITERS] perf.data end to end: perf script alone vs analyze
 #                              X.data (default pieces, and --decode-split cpu), ratios within
 #                              each round, outputs checked against analyze of the same text (root)
@@ -232,6 +235,21 @@ decode() {
   done
   cmp "$work/decode-out-1/functions.txt" "$work/decode-out-$(nproc)/functions.txt" \
     && echo "outputs identical"
+}
+
+symbols() {
+  build
+  local rounds="${1:-3}" iters="${2:-300}" data="$work/symbols-mixed.data"
+  local wl="$work/workloads"
+  if [ ! -x "$wl/mixed" ]; then
+    cp -r "$home/../shared/workloads" "$wl" && make -s -C "$wl"
+  fi
+  if [ ! -f "$data" ]; then
+    perf record -q -a -g -e cpu-clock -o "$data" -- "$wl/mixed" "$iters" 2 2>/dev/null
+  fi
+  # transforms test classes first: PerfTruth, the dump parser, is there
+  java -Xmx1g -cp "transforms/target/test-classes:$(classpath)" \
+    dev.loadprof.bench.SymbolizeThroughput "$data" "$rounds"
 }
 
 # Wall seconds of ./loadprof for each case; the cases interleaved, ROUNDS rounds, medians.
@@ -683,6 +701,7 @@ case "${1:-}" in
   split) shift; split "$@" ;;
   huge) shift; huge "$@" ;;
   decode) shift; decode "$@" ;;
+  symbols) shift; symbols "$@" ;;
   stages) shift; stages "$@" ;;
   parse-ab) shift; parse_ab "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -690,5 +709,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,33p "$0"; exit 2 ;;
+  *) sed -n 2,38p "$0"; exit 2 ;;
 esac
