@@ -235,12 +235,12 @@ public final class BlockBuilder implements TraceEventSink {
   private void addWakeup(long timeNs, int wakerPid, int wakerTid, int tid, String comm,
       int targetCpu) {
     health.increment(TraceHealth.WAKEUP_RECORDS);
-    threads.pidOf(tid, comm);
+    int pid = threads.pidOf(tid, comm);
     lanes.whenKnown(() -> {
       OpenBlock b = blockFor(lanes.of(targetCpu, tid), timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
       if (b != null) {
         b.wakeups.add(timeNs, tid, wakerTid,
-            wakerTid == UNKNOWN_ID ? UNKNOWN_ID : threads.pidOf(wakerTid, null));
+            wakerTid == UNKNOWN_ID ? UNKNOWN_ID : threads.pidOf(wakerTid, null), pid);
       }
     });
   }

@@ -34,7 +34,8 @@ public final class WallView {
     long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
     WaitFilter filter = new WaitFilter(filters.samples().tids(), filters.samples().cpus(),
         "cpu".equals(run.lanes), ranges, range.min(), range.max());
-    load.threadStates = ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, filter);
+    load.threadStates = ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs,
+        run.endNs, filter);
   }
 
   /** Says once per run which parts of the off-CPU view its trace cannot give. */

@@ -30,8 +30,11 @@ public final class ThreadStates {
   private final ThreadMarks m;
   private final Pieces pieces = new Pieces();
 
-  private ThreadStates(ThreadMarks marks) {
+  private final long traceEndNs;
+
+  private ThreadStates(ThreadMarks marks, long traceEndNs) {
     this.m = marks;
+    this.traceEndNs = traceEndNs;
   }
 
   /**
@@ -40,7 +43,16 @@ public final class ThreadStates {
    */
   public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       WaitFilter filter) {
-    ThreadStates t = new ThreadStates(marks);
+    return compute(marks, spanStartNs, spanEndNs, marks.traceEndNs, filter);
+  }
+
+  /**
+   * @param traceEndNs where waits still open end: the run's end (the marks know only the last
+   *     window their process was in)
+   */
+  public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
+      long traceEndNs, WaitFilter filter) {
+    ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
     t.replayThreads();
     return t.summarize(spanStartNs, spanEndNs, filter);
   }
@@ -88,7 +100,7 @@ public final class ThreadStates {
     }
     // A thread last seen running (its run ended with no switch-out) ended with the trace.
     if (off && !provisional) {
-      closeWait(offSince, Math.max(offSince, m.traceEndNs), -1, true);
+      closeWait(offSince, Math.max(offSince, traceEndNs), -1, true);
     }
   }
 

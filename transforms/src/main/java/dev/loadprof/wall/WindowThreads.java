@@ -68,9 +68,11 @@ public final class WindowThreads {
       Wakeups w = b.wakeups;
       for (int i = 0; i < w.count; i++) {
         lastSeen = Math.max(lastSeen, w.time[i]);
-        Integer pid = pidOfTid.get(w.tid[i]);
+        // The block's own pid first: the woken thread may do nothing else in this window.
+        Integer pid = known(w.pid[i]) ? Integer.valueOf(w.pid[i]) : pidOfTid.get(w.tid[i]);
         if (pid != null) {
-          byPid.get(pid).addWake(w.tid[i], w.time[i], w.wakerPid[i]);
+          byPid.computeIfAbsent(pid, p -> new ThreadMarks()).addWake(w.tid[i], w.time[i],
+              w.wakerPid[i]);
         }
       }
     }

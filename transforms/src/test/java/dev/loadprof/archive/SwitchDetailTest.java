@@ -91,7 +91,7 @@ class SwitchDetailTest {
     b.finish();
     EventBlockRecord r = ArchiveConversions.toRecord(blocks.get(0));
     for (String column : List.of("switch_prev_state", "switch_prev_stack", "wakeup_waker_tid",
-        "wakeup_waker_pid")) {
+        "wakeup_waker_pid", "wakeup_pid")) {
       r.put(column, ByteBuffer.allocate(0)); // the schema's default
     }
     EventBlock old = ArchiveConversions.fromRecord(r);
