@@ -5,6 +5,7 @@ import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.StackTable;
+import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.CpuStateKind;
@@ -89,6 +90,13 @@ public final class ArchiveConversions {
       int stack = b.samples.stack[i];
       if (stack < 0 || stack >= b.stackTable.stacks.length) {
         throw new IllegalArgumentException("sample stack index " + stack
+            + " is outside the " + b.stackTable.stacks.length + " stacks of the block");
+      }
+    }
+    for (int i = 0; i < b.switches.count; i++) {
+      int stack = b.switches.prevStack[i];
+      if (stack != TraceEventSink.UNKNOWN_ID && (stack < 0 || stack >= b.stackTable.stacks.length)) {
+        throw new IllegalArgumentException("switch-out stack index " + stack
             + " is outside the " + b.stackTable.stacks.length + " stacks of the block");
       }
     }

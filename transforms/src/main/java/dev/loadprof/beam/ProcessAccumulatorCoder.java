@@ -6,6 +6,7 @@ import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.FrameCodec;
 import dev.loadprof.profile.LoadTimeline;
+import dev.loadprof.wall.ThreadMarks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,6 +63,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
       out.writeLong(e.getValue()[1]);
     }
     writeTimeline(out, a.timeline);
+    a.threads.write(out);
     out.writeDelimitedTo(outStream);
   }
 
@@ -92,6 +94,7 @@ public final class ProcessAccumulatorCoder extends AtomicCoder<ProcessAccumulato
           new long[] {in.readLong(), in.readLong()});
     }
     a.timeline = readTimeline(in);
+    a.threads = ThreadMarks.read(in);
     return a;
   }
 

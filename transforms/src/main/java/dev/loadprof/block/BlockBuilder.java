@@ -5,6 +5,7 @@ import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
 import static dev.loadprof.model.TraceEventSink.UNKNOWN_ID;
@@ -143,13 +144,14 @@ public final class BlockBuilder implements TraceEventSink {
       return;
     }
     if (outsideRun(timeNs, tid, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
-        () -> addContextSwitch(timeNs, pid, tid, comm, in))) {
+        () -> addContextSwitch(timeNs, pid, tid, comm, in, preempt))) {
       return;
     }
-    addContextSwitch(timeNs, pid, tid, comm, in);
+    addContextSwitch(timeNs, pid, tid, comm, in, preempt);
   }
 
-  private void addContextSwitch(long timeNs, int pid, int tid, String comm, boolean in) {
+  private void addContextSwitch(long timeNs, int pid, int tid, String comm, boolean in,
+      boolean preempt) {
     health.increment(TraceHealth.SWITCH_RECORDS);
     lanes.decide(Lanes.Kind.THREADS);
     if (tid == 0 || tid == UNKNOWN_ID) {
@@ -166,7 +168,9 @@ public final class BlockBuilder implements TraceEventSink {
     if (in) {
       b.switches.add(timeNs, 0, 0, tid, resolved);
     } else {
-      b.switches.add(timeNs, tid, resolved, 0, 0);
+      // A per-thread OUT record says only whether the thread was preempted (still runnable).
+      b.switches.add(timeNs, tid, resolved, 0, 0,
+          (preempt ? ThreadState.RUNNABLE : ThreadState.UNKNOWN).code(), UNKNOWN_ID);
     }
   }
 
@@ -185,14 +189,15 @@ public final class BlockBuilder implements TraceEventSink {
     }
     if (outsideRun(timeNs, cpu, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
         () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
-            nextComm))) {
+            nextComm, prevStack))) {
       return;
     }
-    addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm);
+    addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
+        prevStack);
   }
 
   private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     lanes.decide(Lanes.Kind.CPUS);
     health.increment(TraceHealth.SWITCH_RECORDS);
     if (period > 1) {
@@ -207,7 +212,12 @@ public final class BlockBuilder implements TraceEventSink {
     int resolvedNext = threads.pidOf(nextTid, nextComm);
     OpenBlock b = blockFor(cpu, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
     if (b != null) {
-      b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
+      if (prevTid == 0) {
+        b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
+      } else {
+        b.addSwitch(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext,
+            ThreadState.codeOfPrevState(prevState), prevStack);
+      }
     }
   }
 
@@ -215,19 +225,22 @@ public final class BlockBuilder implements TraceEventSink {
   public void schedWakeup(long timeNs, int cpu, int wakerPid, int wakerTid, int tid, String comm,
       int targetCpu) {
     if (outsideRun(timeNs, targetCpu, TraceHealth.WAKEUP_RECORDS,
-        TraceHealth.WAKEUPS_OUTSIDE_RUN, () -> addWakeup(timeNs, cpu, tid, comm, targetCpu))) {
+        TraceHealth.WAKEUPS_OUTSIDE_RUN,
+        () -> addWakeup(timeNs, wakerPid, wakerTid, tid, comm, targetCpu))) {
       return;
     }
-    addWakeup(timeNs, cpu, tid, comm, targetCpu);
+    addWakeup(timeNs, wakerPid, wakerTid, tid, comm, targetCpu);
   }
 
-  private void addWakeup(long timeNs, int cpu, int tid, String comm, int targetCpu) {
+  private void addWakeup(long timeNs, int wakerPid, int wakerTid, int tid, String comm,
+      int targetCpu) {
     health.increment(TraceHealth.WAKEUP_RECORDS);
     threads.pidOf(tid, comm);
     lanes.whenKnown(() -> {
       OpenBlock b = blockFor(lanes.of(targetCpu, tid), timeNs, TraceHealth.OUT_OF_ORDER_WAKEUPS);
       if (b != null) {
-        b.wakeups.add(timeNs, tid);
+        b.wakeups.add(timeNs, tid, wakerTid,
+            wakerTid == UNKNOWN_ID ? UNKNOWN_ID : threads.pidOf(wakerTid, null));
       }
     });
   }

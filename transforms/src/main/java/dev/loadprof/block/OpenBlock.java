@@ -6,6 +6,7 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.Samples;
 import dev.loadprof.model.StackTable;
 import dev.loadprof.model.Switches;
+import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.Wakeups;
 import java.util.Arrays;
 
@@ -36,6 +37,14 @@ final class OpenBlock {
 
   void addSample(long t, int tid, int pid, long period, Frame[] stack, int cpu) {
     samples.add(t, tid, pid, period, stacks.idOf(stack), cpu);
+  }
+
+  /** A sched_switch; an empty prevStack (the trace has none) is kept as UNKNOWN_ID. */
+  void addSwitch(long t, int prevTid, int prevPid, int nextTid, int nextPid, int prevStateCode,
+      Frame[] prevStack) {
+    int stackId = prevStack == null || prevStack.length == 0 ? TraceEventSink.UNKNOWN_ID
+        : stacks.idOf(prevStack);
+    switches.add(t, prevTid, prevPid, nextTid, nextPid, prevStateCode, stackId);
   }
 
   /** The finished block: trimmed copies of the columns, with this block's place and carry-in. */

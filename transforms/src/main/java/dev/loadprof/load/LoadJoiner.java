@@ -6,6 +6,7 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.Intervals;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
+import dev.loadprof.wall.WindowThreads;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
@@ -126,6 +127,7 @@ public final class LoadJoiner {
             selection);
       }
     }
+    WindowThreads.collect(cpus, pid -> accumulator(byPid, runId, pid).threads);
     return byPid;
   }
 

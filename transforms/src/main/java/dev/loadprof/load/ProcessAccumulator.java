@@ -4,6 +4,7 @@ import dev.loadprof.model.CallStack;
 import dev.loadprof.profile.LoadTimeline;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
+import dev.loadprof.wall.ThreadMarks;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +33,8 @@ public final class ProcessAccumulator implements Serializable {
   public HashMap<LoadStack, long[]> stacks = new HashMap<>();
   /** Load over time from the same run intervals, and where each leaf function's samples fall. */
   public LoadTimeline timeline = new LoadTimeline();
+  /** The threads' runs, switch-outs and wakeups: the whole-wall view is replayed from them. */
+  public ThreadMarks threads = new ThreadMarks();
 
   /** Sums that overflowed 64 bits and were capped at Long.MAX_VALUE (a health counter). */
   public static final String SUMS_SATURATED = "sums_saturated";
@@ -100,6 +103,7 @@ public final class ProcessAccumulator implements Serializable {
     spanEndNs = Math.max(spanEndNs, o.spanEndNs);
     o.health.forEach(this::addHealth);
     timeline.mergeFrom(o.timeline);
+    threads.mergeFrom(o.threads);
     for (Map.Entry<LoadStack, long[]> e : o.stacks.entrySet()) {
       long[] w = stacks.computeIfAbsent(e.getKey(), k -> new long[2]);
       w[0] = add(w[0], e.getValue()[0]);

@@ -1,5 +1,6 @@
 package dev.loadprof.profile;
 
+import dev.loadprof.wall.ThreadStateSummary;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -24,6 +25,11 @@ public final class ProcessLoad implements Serializable {
   public java.util.TreeMap<String, Long> health = new java.util.TreeMap<>();
   /** Load over time in buckets, from the run intervals; empty when not known (e.g. group sums). */
   public LoadTimeline timeline = new LoadTimeline();
+  /**
+   * Where the process's wall time went while its threads were not running, or null when not
+   * known (hand-made figures, group sums).
+   */
+  public ThreadStateSummary threadStates;
 
   /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
   public double wallNs() {

@@ -43,6 +43,8 @@ public final class AnalysisAssembler {
     Map<String, RunInfo> byId = new HashMap<>();
     runs.forEach(r -> byId.put(r.runId, r));
     Pattern comm = filters.commRegex() == null ? null : Pattern.compile(filters.commRegex());
+    LoadRange range = filters.loadRange() == null ? LoadRange.ALL
+        : LoadRange.parse(filters.loadRange());
     List<ProcessLoad> processes = new ArrayList<>();
     List<StackWeight> stacks = new ArrayList<>();
     FilteredOutProcesses filteredOut = new FilteredOutProcesses();
@@ -73,11 +75,11 @@ public final class AnalysisAssembler {
             + " real time overflowed 64 bits and was capped at its largest value; this"
             + " process's times are too low (sums_saturated in its health)");
       }
+      WallView.attach(run, acc, load, filters, range);
       processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
-    LoadRange range = filters.loadRange() == null ? LoadRange.ALL
-        : LoadRange.parse(filters.loadRange());
+    WallView.warn(runs, processes);
     Analysis analysis = new Analysis(runs, processes, stacks, range,
         GroupBy.parse(filters.groupBy()));
     analysis.setSampleFilter(filters.samples().describe());

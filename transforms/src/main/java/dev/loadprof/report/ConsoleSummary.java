@@ -9,6 +9,7 @@ import java.util.List;
 public final class ConsoleSummary implements TextReport {
   public static final String FILE_NAME = "summary.txt";
   public static final int TOP_FUNCTIONS = 10;
+  public static final int TOP_WAITS = 5;
   /** Runs listed in the per-run table; runs.txt has them all. */
   public static final int MAX_RUNS = 10;
 
@@ -26,6 +27,10 @@ public final class ConsoleSummary implements TextReport {
           : "No process samples found: " + a.nothingLeftNote() + ".\n");
     } else {
       sb.append(Text.processHeader(a, h)).append('\n');
+      String wall = WallView.wallLine(h);
+      if (wall != null) {
+        sb.append(wall).append('\n');
+      }
       sb.append("Real time at load:\n");
       Text.histogram(sb, h, true, "  ");
       FunctionTable t = FunctionTable.of(a, h);
@@ -39,6 +44,11 @@ public final class ConsoleSummary implements TextReport {
                     "  %6.2f%% %6.2f%% %8s  %s",
                     r.flatRealPct(), r.flatCpuPct(), Text.avgLoad(r), Printable.escape(r.name())))
             .append('\n');
+      }
+      List<String> waits = WallView.topWaits(h, TOP_WAITS);
+      if (!waits.isEmpty()) {
+        sb.append("Top waits by load-0 time (while none of its threads ran):\n");
+        waits.forEach(w -> sb.append("  ").append(w).append('\n'));
       }
     }
     if (a.runs().size() > 1) {

@@ -60,7 +60,7 @@ public final class FoldedReport implements TextReport {
    * ';' separates frames and a newline ends a line, so neither may appear inside a frame; other
    * control characters are escaped like in every text output.
    */
-  private static String clean(String s) {
+  static String clean(String s) {
     return Printable.escape(s.replace(';', ':').replace('\n', ' ').replace('\r', ' '));
   }
 }

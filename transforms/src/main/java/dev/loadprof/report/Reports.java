@@ -16,6 +16,8 @@ public final class Reports {
       new HistogramReport(),
       new FunctionsReport(),
       new FoldedReport(),
+      new OffCpuPprofReport(),
+      new OffCpuFoldedReport(),
       new SummaryJson(),
       new AnalyzeReport(),
       new GroupsReport(),

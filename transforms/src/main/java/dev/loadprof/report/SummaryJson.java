@@ -9,6 +9,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.model.ThreadState;
+import dev.loadprof.wall.ThreadStateSummary;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
@@ -116,7 +121,44 @@ public final class SummaryJson implements Report {
     o.put("best_avg_load", t.bestLoad());
     topFunctions(o.putArray("top_functions"), t);
     timeline(o, TimelineView.of(p.timeline, t.rows()));
+    if (p.threadStates != null) {
+      threadStates(o.putObject("thread_states"), a, p);
+    }
     return o;
+  }
+
+  /** thread_states: additive, after every older key of a process; see SUMMARY_SCHEMA.md. */
+  private static void threadStates(ObjectNode o, Analysis a, ProcessLoad p) {
+    ThreadStateSummary s = p.threadStates;
+    o.put("span_s", s.spanNs / 1e9);
+    o.put("on_cpu_real_s", s.onCpuRealNs / 1e9);
+    o.put("load0_s", s.load0Ns / 1e9);
+    ObjectNode byState = o.putObject("by_state_s");
+    for (ThreadState st : ThreadState.values()) {
+      byState.put(st.label, s.byState(st) / 1e9);
+    }
+    ObjectNode runnable = o.putObject("runnable_by");
+    runnable.put("own_threads_s", s.runnableOwnNs / 1e9);
+    runnable.put("other_processes_s", s.runnableOtherNs / 1e9);
+    ArrayNode top = runnable.putArray("top");
+    List<Map.Entry<Integer, Double>> others = new ArrayList<>(s.runnableByPid.entrySet());
+    others.sort(Comparator.comparingDouble((Map.Entry<Integer, Double> e) -> -e.getValue())
+        .thenComparing(Map.Entry::getKey));
+    for (Map.Entry<Integer, Double> e : others.subList(0, Math.min(5, others.size()))) {
+      ObjectNode other = top.addObject();
+      other.put("comm", a.comm(p.runId, e.getKey()));
+      other.put("pid", ProcessKey.pid(e.getKey()));
+      other.put("s", e.getValue() / 1e9);
+    }
+    runnable.put("unattributed_s", s.runnableUnattributedNs / 1e9);
+    o.put("unfinished_s", s.unfinishedNs / 1e9);
+    ObjectNode load0 = o.putObject("load0_by_state_s");
+    double[] load0ByState = s.load0ByState();
+    for (ThreadState st : ThreadState.values()) {
+      load0.put(st.label, load0ByState[st.ordinal()] / 1e9);
+    }
+    o.put("has_states", s.hasStates);
+    o.put("has_stacks", s.hasStacks);
   }
 
   /** load_timeline: additive, after every older key of a process. */

@@ -1,0 +1,138 @@
+package dev.loadprof.report;
+
+import com.google.perftools.profiles.ProfileProto.Function;
+import com.google.perftools.profiles.ProfileProto.Label;
+import com.google.perftools.profiles.ProfileProto.Line;
+import com.google.perftools.profiles.ProfileProto.Location;
+import com.google.perftools.profiles.ProfileProto.Mapping;
+import com.google.perftools.profiles.ProfileProto.Profile;
+import com.google.perftools.profiles.ProfileProto.Sample;
+import com.google.perftools.profiles.ProfileProto.ValueType;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.ProcessKey;
+import dev.loadprof.profile.Index;
+import dev.loadprof.profile.PprofBuilder;
+import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.wall.ThreadStateSummary;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * offcpu.pb.gz: the off-CPU profile for go tool pprof. Sample type off_cpu/nanoseconds (thread
+ * time spent waiting); one sample per thread and distinct (state, switch-out stack), whose leaf
+ * frame is the state, labelled like profile.pb.gz (numeric pid and tid, process and run) plus a
+ * string label state. Narrowed like the profile (--tid, -C, --time, --load).
+ */
+public final class OffCpuPprofReport implements Report {
+  public static final String FILE_NAME = "offcpu.pb.gz";
+  public static final String LABEL_STATE = "state";
+
+  @Override
+  public String fileName() {
+    return FILE_NAME;
+  }
+
+  @Override
+  public boolean isText() {
+    return false;
+  }
+
+  @Override
+  public void write(Analysis a, OutputStream out) throws IOException {
+    GZIPOutputStream gz = new GZIPOutputStream(out);
+    build(a).writeTo(gz);
+    gz.finish();
+    gz.flush();
+  }
+
+  private record Row(ProcessLoad process, ThreadStateSummary.Wait waitKey, long ns) {}
+
+  static Profile build(Analysis a) {
+    List<Row> rows = new ArrayList<>();
+    for (ProcessLoad p : a.processes()) {
+      if (p.threadStates != null) {
+        p.threadStates.waits.forEach((w, ns) -> {
+          if (Math.round(ns) > 0) {
+            rows.add(new Row(p, w, Math.round(ns)));
+          }
+        });
+      }
+    }
+    // A deterministic order, whatever order the maps hold them in.
+    rows.sort(Comparator.comparing((Row r) -> r.process().runId)
+        .thenComparingInt(r -> r.process().pid).thenComparingInt(r -> r.waitKey().tid())
+        .thenComparing(r -> r.waitKey().state())
+        .thenComparing(r -> r.waitKey().stack().toString()));
+    Index strings = new Index();
+    Profile.Builder p = Profile.newBuilder();
+    p.addSampleType(valueType(strings, "off_cpu", "nanoseconds"));
+    p.setPeriodType(valueType(strings, "off_cpu", "nanoseconds"));
+    Map<String, Long> mappings = new HashMap<>();
+    Map<Frame, Long> locations = new HashMap<>();
+    Map<String, Long> functions = new HashMap<>();
+    long pidKey = strings.id(PprofBuilder.LABEL_PID);
+    long tidKey = strings.id(PprofBuilder.LABEL_TID);
+    long stateKey = strings.id(LABEL_STATE);
+    long processKey = strings.id(PprofBuilder.LABEL_PROCESS);
+    long runKey = strings.id(PprofBuilder.LABEL_RUN);
+    for (Row r : rows) {
+      Sample.Builder sample = Sample.newBuilder();
+      String state = r.waitKey().state().label;
+      sample.addLocationId(location(p, strings, mappings, locations, functions,
+          new Frame(state, "")));
+      for (Frame f : r.waitKey().stack().frames()) {
+        sample.addLocationId(location(p, strings, mappings, locations, functions, f));
+      }
+      sample.addValue(r.ns());
+      sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(ProcessKey.pid(r.process().pid)));
+      sample.addLabel(Label.newBuilder().setKey(tidKey).setNum(r.waitKey().tid()));
+      sample.addLabel(Label.newBuilder().setKey(stateKey).setStr(strings.id(state)));
+      sample.addLabel(Label.newBuilder().setKey(processKey)
+          .setStr(strings.id(a.comm(r.process().runId, r.process().pid))));
+      sample.addLabel(Label.newBuilder().setKey(runKey).setStr(strings.id(r.process().runId)));
+      p.addSample(sample);
+    }
+    p.addAllStringTable(strings.strings());
+    return p.build();
+  }
+
+  private static long location(Profile.Builder p, Index strings, Map<String, Long> mappings,
+      Map<Frame, Long> locations, Map<String, Long> functions, Frame f) {
+    Long id = locations.get(f);
+    if (id != null) {
+      return id;
+    }
+    Long functionId = functions.get(f.symbol() + '\0' + f.dso());
+    if (functionId == null) {
+      functionId = (long) functions.size() + 1;
+      functions.put(f.symbol() + '\0' + f.dso(), functionId);
+      p.addFunction(Function.newBuilder().setId(functionId).setName(strings.id(f.symbol()))
+          .setSystemName(strings.id(f.symbol())));
+    }
+    Location.Builder location = Location.newBuilder().setId(locations.size() + 1L)
+        .setAddress(f.address()).addLine(Line.newBuilder().setFunctionId(functionId));
+    if (!f.dso().isEmpty()) {
+      Long mappingId = mappings.get(f.dso());
+      if (mappingId == null) {
+        mappingId = (long) mappings.size() + 1;
+        mappings.put(f.dso(), mappingId);
+        p.addMapping(Mapping.newBuilder().setId(mappingId).setFilename(strings.id(f.dso()))
+            .setHasFunctions(true));
+      }
+      location.setMappingId(mappingId);
+    }
+    p.addLocation(location);
+    locations.put(f, location.getId());
+    return location.getId();
+  }
+
+  private static ValueType valueType(Index strings, String type, String unit) {
+    return ValueType.newBuilder().setType(strings.id(type)).setUnit(strings.id(unit)).build();
+  }
+}

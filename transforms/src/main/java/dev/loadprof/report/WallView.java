@@ -1,0 +1,137 @@
+package dev.loadprof.report;
+
+import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.load.TimeRanges;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.ThreadState;
+import dev.loadprof.profile.LoadRange;
+import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.wall.ThreadStateSummary;
+import dev.loadprof.wall.ThreadStates;
+import dev.loadprof.wall.WaitFilter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The whole-wall view of the processes in an analysis: their thread states, narrowed as the
+ * profile is (--tid, -C, --time, --load), the wall line and top waits of the text summaries, and
+ * the warnings that say, once per run, what the trace lacks for it.
+ */
+public final class WallView {
+  private WallView() {}
+
+  /** Replays the process's thread marks into load.threadStates. */
+  static void attach(RunInfo run, ProcessAccumulator acc, ProcessLoad load, Filters filters,
+      LoadRange range) {
+    if (acc.spanEndNs < acc.spanStartNs) {
+      return;
+    }
+    String time = filters.samples().time();
+    long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
+    WaitFilter filter = new WaitFilter(filters.samples().tids(), filters.samples().cpus(),
+        "cpu".equals(run.lanes), ranges, range.min(), range.max());
+    load.threadStates = ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, filter);
+  }
+
+  /** Says once per run which parts of the off-CPU view its trace cannot give. */
+  static void warn(List<RunInfo> runs, List<ProcessLoad> processes) {
+    for (RunInfo r : runs) {
+      boolean any = false;
+      boolean states = false;
+      boolean stacks = false;
+      for (ProcessLoad p : processes) {
+        if (p.runId.equals(r.runId) && p.threadStates != null) {
+          any = true;
+          states |= p.threadStates.hasStates;
+          stacks |= p.threadStates.hasStacks;
+        }
+      }
+      if (!any) {
+        continue;
+      }
+      if (!"cpu".equals(r.lanes)) {
+        r.warnings.add(r.source + ": a per-process recording: its switch records say only"
+            + " whether a thread was preempted (runnable); other waits are 'unknown', and who"
+            + " held the CPU meanwhile is not known (record system-wide with sched_switch for"
+            + " sleeping, disk and interference)");
+      } else if (!states) {
+        r.warnings.add(r.source + ": the switch records carry no thread states (prev_state),"
+            + " or the run was archived before loadprof kept them: waits are 'unknown'"
+            + " (record sched:sched_switch with perf script's 'trace' field)");
+      }
+      if (!stacks) {
+        r.warnings.add(r.source + ": no switch-out call chains (record with -g): the off-CPU"
+            + " profile (offcpu.pb.gz, offcpu.folded) shows states without stacks");
+      }
+    }
+  }
+
+  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40, disk 0.20", or null. */
+  static String wallLine(ProcessLoad p) {
+    ThreadStateSummary s = p.threadStates;
+    if (s == null) {
+      return null;
+    }
+    StringBuilder line = new StringBuilder(Text.f("wall %.3f s = on CPU %.3f s + waiting %.3f s",
+        s.spanNs / 1e9, s.onCpuRealNs / 1e9, s.load0Ns / 1e9));
+    double[] byState = s.load0ByState();
+    List<ThreadState> order = new ArrayList<>(List.of(ThreadState.values()));
+    order.sort(Comparator.comparingDouble((ThreadState st) -> -byState[st.ordinal()]));
+    String sep = ": ";
+    for (ThreadState st : order) {
+      if (byState[st.ordinal()] >= 5e6) {
+        line.append(sep).append(st.label).append(Text.f(" %.2f", byState[st.ordinal()] / 1e9));
+        sep = ", ";
+      }
+    }
+    return line.toString();
+  }
+
+  /** The waits that took the most load-0 time, most first: "0.400 s  sleeping  doze". */
+  static List<String> topWaits(ProcessLoad p, int limit) {
+    List<String> out = new ArrayList<>();
+    if (p.threadStates == null) {
+      return out;
+    }
+    List<Map.Entry<ThreadStateSummary.Cause, Double>> causes =
+        new ArrayList<>(p.threadStates.load0ByCause.entrySet());
+    causes.sort(Comparator.comparingDouble((Map.Entry<ThreadStateSummary.Cause, Double> e)
+        -> -e.getValue()).thenComparing(e -> e.getKey().state())
+        .thenComparing(e -> where(e.getKey().stack().frames())));
+    for (var e : causes.subList(0, Math.min(limit, causes.size()))) {
+      out.add(Text.f("%8.3f s  %-9s %s", e.getValue() / 1e9, e.getKey().state().label,
+          Printable.escape(where(e.getKey().stack().frames()))));
+    }
+    return out;
+  }
+
+  /**
+   * Where a thread waits: its innermost frame in the program (outside the kernel and the C
+   * library, which only pass the wait on), else outside the kernel, else the leaf.
+   */
+  static String where(Frame[] stack) {
+    if (stack.length == 0) {
+      return "(no stack)";
+    }
+    Frame outsideKernel = null;
+    for (Frame f : stack) {
+      if (FoldedReport.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
+        continue;
+      }
+      if (!isSystemLibrary(f.dso())) {
+        return f.symbol();
+      }
+      outsideKernel = outsideKernel == null ? f : outsideKernel;
+    }
+    return outsideKernel != null ? outsideKernel.symbol() : stack[0].symbol();
+  }
+
+  private static boolean isSystemLibrary(String dso) {
+    String name = dso.substring(dso.lastIndexOf('/') + 1);
+    return name.startsWith("libc.") || name.startsWith("libc-") || name.startsWith("libpthread")
+        || name.startsWith("ld-linux") || name.startsWith("libstdc++");
+  }
+}

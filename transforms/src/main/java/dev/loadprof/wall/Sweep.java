@@ -1,0 +1,99 @@
+package dev.loadprof.wall;
+
+import java.util.Arrays;
+
+/**
+ * One pass over a process's runs and waits in time order. At every instant it knows how many of
+ * the process's threads run (the load) and how many wait, and it keeps two running integrals at
+ * each boundary: H(t), the instants the filter keeps, and G(t), the kept load-0 instants of the
+ * span each divided by the number of threads then waiting (a wait's share of them is G(end) -
+ * G(start)). It also sums the span's kept instants into on-CPU real time and load 0.
+ */
+final class Sweep {
+  private final long[] at;
+  private final double[] h;
+  private final double[] g;
+
+  Sweep(ThreadStates.Pieces p, long spanStart, long spanEnd, WaitFilter f,
+      ThreadStateSummary s) {
+    int ranges = f.timeRanges() == null ? 0 : f.timeRanges().length;
+    long[] edges = new long[2 * p.count + 2 + ranges];
+    int n = 0;
+    for (int i = 0; i < p.count; i++) {
+      edges[n++] = p.start[i];
+      edges[n++] = p.end[i];
+    }
+    edges[n++] = spanStart;
+    edges[n++] = spanEnd;
+    for (int i = 0; i < ranges; i++) {
+      edges[n++] = f.timeRanges()[i];
+    }
+    Arrays.sort(edges, 0, n);
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+      if (distinct == 0 || edges[distinct - 1] != edges[i]) {
+        edges[distinct++] = edges[i];
+      }
+    }
+    at = Arrays.copyOf(edges, distinct);
+    h = new double[distinct];
+    g = new double[distinct];
+    // Changes of the running and waiting counts at each boundary.
+    int[] runDelta = new int[distinct];
+    int[] waitDelta = new int[distinct];
+    for (int i = 0; i < p.count; i++) {
+      int[] delta = p.state[i] == ThreadStateSummary.RUNNING_ORDINAL ? runDelta : waitDelta;
+      delta[Arrays.binarySearch(at, p.start[i])]++;
+      delta[Arrays.binarySearch(at, p.end[i])]--;
+    }
+    int running = 0;
+    int waiting = 0;
+    for (int k = 0; k + 1 < distinct; k++) {
+      running += runDelta[k];
+      waiting += waitDelta[k];
+      long x = at[k];
+      long len = at[k + 1] - x;
+      boolean kept = inRanges(f.timeRanges(), x) && f.keepsLoad(running);
+      boolean inSpan = x >= spanStart && x < spanEnd;
+      h[k + 1] = h[k] + (kept ? len : 0);
+      double share = 0;
+      if (kept && inSpan) {
+        s.spanNs += len;
+        if (running > 0) {
+          s.onCpuRealNs += len;
+        } else {
+          s.load0Ns += len;
+          if (waiting > 0) {
+            share = (double) len / waiting;
+          } else {
+            s.load0UnattributedNs += len;
+          }
+        }
+      }
+      g[k + 1] = g[k] + share;
+    }
+  }
+
+  /** H at a boundary. */
+  double h(long t) {
+    return h[Arrays.binarySearch(at, t)];
+  }
+
+  /** G at a boundary. */
+  double g(long t) {
+    return g[Arrays.binarySearch(at, t)];
+  }
+
+  /** Ranges are [start, end) pairs; none means all. */
+  private static boolean inRanges(long[] ranges, long t) {
+    if (ranges == null) {
+      return true;
+    }
+    for (int i = 0; i + 1 < ranges.length; i += 2) {
+      if (t >= ranges[i] && t < ranges[i + 1]) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

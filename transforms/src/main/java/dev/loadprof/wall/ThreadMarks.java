@@ -1,0 +1,216 @@
+package dev.loadprof.wall;
+
+import dev.loadprof.codec.Varint;
+import dev.loadprof.model.CallStack;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.FrameCodec;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one process's threads did in some windows, as marks the whole-wall view is replayed from:
+ * each thread's runs (from the run intervals, so they agree with the loads), its switch-outs
+ * (state and stack) and its wakeups. Marks of different windows merge in any order; {@link
+ * ThreadStates} sorts them.
+ *
+ * <p>A run mark also says who held the CPU it ran on while the thread waited for it within its
+ * window ({@link #ownNs}, {@link #otherNs} and the process that held it longest, {@link
+ * #otherPid}; the rest was idle or unknown): runnable time is split by it.
+ */
+public final class ThreadMarks implements Serializable {
+  public static final byte RUN = 0;
+  public static final byte OUT = 1;
+  public static final byte WAKE = 2;
+
+  public int count;
+  public int[] tid = new int[0];
+  public byte[] kind = new byte[0];
+  /** RUN: start; OUT: the switch; WAKE: the wakeup. */
+  public long[] time = new long[0];
+  /** RUN: end (exclusive). */
+  public long[] end = new long[0];
+  /** RUN: the CPU (lane); OUT: the ThreadState code; WAKE: the waker's pid. */
+  public int[] code = new int[0];
+  /** OUT: index into {@link #stacks}, or -1. */
+  public int[] stack = new int[0];
+  /** RUN: where this window's look at the CPU before the run starts. */
+  public long[] occupiedFrom = new long[0];
+  public long[] ownNs = new long[0];
+  public long[] otherNs = new long[0];
+  public int[] otherPid = new int[0];
+
+  /** Switch-out stacks, each once. */
+  public List<CallStack> stacks = new ArrayList<>();
+  private transient Map<CallStack, Integer> stackIds;
+
+  /** The latest instant these windows saw (the trace's end, for the last window). */
+  public long traceEndNs = Long.MIN_VALUE;
+  /** Some switch-out said why its thread left (a prev_state or a preempt flag). */
+  public boolean sawStates;
+  /** Some switch-out had a stack. */
+  public boolean sawStacks;
+
+  public void addRun(int threadId, long start, long stop, int cpu, long from, long own,
+      long other, int otherProcess) {
+    int i = room();
+    tid[i] = threadId;
+    kind[i] = RUN;
+    time[i] = start;
+    end[i] = stop;
+    code[i] = cpu;
+    stack[i] = -1;
+    occupiedFrom[i] = from;
+    ownNs[i] = own;
+    otherNs[i] = other;
+    otherPid[i] = otherProcess;
+  }
+
+  public void addOut(int threadId, long t, int stateCode, CallStack where) {
+    int i = room();
+    tid[i] = threadId;
+    kind[i] = OUT;
+    time[i] = t;
+    end[i] = t;
+    code[i] = stateCode;
+    stack[i] = where == null ? -1 : stackId(where);
+    otherPid[i] = -1;
+  }
+
+  public void addWake(int threadId, long t, int wakerPid) {
+    int i = room();
+    tid[i] = threadId;
+    kind[i] = WAKE;
+    time[i] = t;
+    end[i] = t;
+    code[i] = wakerPid;
+    stack[i] = -1;
+    otherPid[i] = -1;
+  }
+
+  public void noteEnd(long t) {
+    traceEndNs = Math.max(traceEndNs, t);
+  }
+
+  /** Adds the marks of other (of other windows) to these. */
+  public ThreadMarks mergeFrom(ThreadMarks o) {
+    for (int j = 0; j < o.count; j++) {
+      int i = room();
+      tid[i] = o.tid[j];
+      kind[i] = o.kind[j];
+      time[i] = o.time[j];
+      end[i] = o.end[j];
+      code[i] = o.code[j];
+      stack[i] = o.stack[j] < 0 ? -1 : stackId(o.stacks.get(o.stack[j]));
+      occupiedFrom[i] = o.occupiedFrom[j];
+      ownNs[i] = o.ownNs[j];
+      otherNs[i] = o.otherNs[j];
+      otherPid[i] = o.otherPid[j];
+    }
+    traceEndNs = Math.max(traceEndNs, o.traceEndNs);
+    sawStates |= o.sawStates;
+    sawStacks |= o.sawStacks;
+    return this;
+  }
+
+  /** Beam coder encoding: the columns, then the stacks over one frame table. */
+  public void write(Varint.Sink out) {
+    out.writeInt(count);
+    out.writeInts(tid, count);
+    out.writeBytes(kind, count);
+    out.writeLongs(time, count);
+    out.writeLongs(end, count);
+    out.writeInts(code, count);
+    out.writeInts(stack, count);
+    out.writeLongs(occupiedFrom, count);
+    out.writeLongs(ownNs, count);
+    out.writeLongs(otherNs, count);
+    out.writeInts(otherPid, count);
+    Map<Frame, Integer> frameIds = new HashMap<>();
+    List<Frame> frames = new ArrayList<>();
+    for (CallStack st : stacks) {
+      for (Frame f : st.frames()) {
+        if (frameIds.putIfAbsent(f, frames.size()) == null) {
+          frames.add(f);
+        }
+      }
+    }
+    FrameCodec.writeTable(frames, out);
+    out.writeInt(stacks.size());
+    for (CallStack st : stacks) {
+      out.writeInt(st.frames().length);
+      for (Frame f : st.frames()) {
+        out.writeInt(frameIds.get(f));
+      }
+    }
+    out.writeLong(traceEndNs);
+    out.writeBoolean(sawStates);
+    out.writeBoolean(sawStacks);
+  }
+
+  public static ThreadMarks read(Varint.Source in) throws IOException {
+    ThreadMarks m = new ThreadMarks();
+    int n = in.readInt();
+    m.count = n;
+    m.tid = in.readInts(n);
+    m.kind = in.readBytes(n);
+    m.time = in.readLongs(n);
+    m.end = in.readLongs(n);
+    m.code = in.readInts(n);
+    m.stack = in.readInts(n);
+    m.occupiedFrom = in.readLongs(n);
+    m.ownNs = in.readLongs(n);
+    m.otherNs = in.readLongs(n);
+    m.otherPid = in.readInts(n);
+    Frame[] frames = FrameCodec.readTable(in);
+    int stackCount = in.readInt();
+    for (int i = 0; i < stackCount; i++) {
+      Frame[] st = new Frame[in.readInt()];
+      for (int f = 0; f < st.length; f++) {
+        st[f] = frames[in.readInt()];
+      }
+      m.stacks.add(new CallStack(st));
+    }
+    m.traceEndNs = in.readLong();
+    m.sawStates = in.readBoolean();
+    m.sawStacks = in.readBoolean();
+    return m;
+  }
+
+  private int stackId(CallStack s) {
+    if (stackIds == null) {
+      stackIds = new HashMap<>();
+      for (int i = 0; i < stacks.size(); i++) {
+        stackIds.put(stacks.get(i), i);
+      }
+    }
+    Integer id = stackIds.get(s);
+    if (id == null) {
+      id = stacks.size();
+      stacks.add(s);
+      stackIds.put(s, id);
+    }
+    return id;
+  }
+
+  private int room() {
+    if (count == tid.length) {
+      int n = Math.max(8, count * 2);
+      tid = Arrays.copyOf(tid, n);
+      kind = Arrays.copyOf(kind, n);
+      time = Arrays.copyOf(time, n);
+      end = Arrays.copyOf(end, n);
+      code = Arrays.copyOf(code, n);
+      stack = Arrays.copyOf(stack, n);
+      occupiedFrom = Arrays.copyOf(occupiedFrom, n);
+      ownNs = Arrays.copyOf(ownNs, n);
+      otherNs = Arrays.copyOf(otherNs, n);
+      otherPid = Arrays.copyOf(otherPid, n);
+    }
+    return count++;
+  }
+}

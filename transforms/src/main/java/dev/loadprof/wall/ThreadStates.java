@@ -1,0 +1,257 @@
+package dev.loadprof.wall;
+
+import dev.loadprof.model.CallStack;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.ThreadState;
+import java.util.Arrays;
+
+/**
+ * Replays a process's {@link ThreadMarks} into its threads' states over the whole span.
+ *
+ * <p>Each thread lives from its first mark to its last. It runs during its runs; between them it
+ * waits, in the state of the switch-out that ended the run before (unknown when that switch said
+ * nothing or was lost). A wait ends at the thread's next run: runs come from the run intervals,
+ * which start a thread whose switch-in was lost at its wakeup or half a sample interval before
+ * its first sample or switch-out, so a lost switch-in ends the wait there too. A wakeup splits a
+ * sleep: after it the thread is runnable. A wait still open when the trace ends counts to the end
+ * and is unfinished; a thread switched out dead (X, Z) ends there.
+ *
+ * <p>Load 0: at each instant of the span at which no thread of the process runs, every thread of
+ * it waits; the instant is split evenly among them, each share going to its wait's state and
+ * stack. The sweep keeps G(t), the integral of 1/(threads waiting) over load-0 instants, so a
+ * wait's share is G(end) - G(start).
+ */
+public final class ThreadStates {
+  private static final int RUNNING = ThreadStateSummary.RUNNING_ORDINAL;
+  private static final int RUNNABLE = ThreadState.RUNNABLE.ordinal();
+  private static final CallStack NO_STACK = new CallStack(new Frame[0]);
+
+  private final ThreadMarks m;
+  private final Pieces pieces = new Pieces();
+
+  private ThreadStates(ThreadMarks marks) {
+    this.m = marks;
+  }
+
+  /**
+   * @param spanStartNs the process's span (its first and last run instants), whose instants
+   *     are on-CPU real time or load 0
+   */
+  public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
+      WaitFilter filter) {
+    ThreadStates t = new ThreadStates(marks);
+    t.replayThreads();
+    return t.summarize(spanStartNs, spanEndNs, filter);
+  }
+
+  // ---------------------------------------------------------------- per thread
+
+  private int tid;
+  private boolean seen;
+  private boolean off;
+  /** Off after a run whose switch-out has not been seen (yet): the state may still come. */
+  private boolean provisional;
+  private long offSince;
+  private int offState;
+  private int offStack;
+  private long wakeAt;
+  private int lastCpu;
+
+  private void replayThreads() {
+    Integer[] order = WindowThreads.byThreadAndTime(m);
+    int start = 0;
+    while (start < order.length) {
+      int end = start;
+      while (end < order.length && m.tid[order[end]] == m.tid[order[start]]) {
+        end++;
+      }
+      replayThread(order, start, end);
+      start = end;
+    }
+  }
+
+  private void replayThread(Integer[] order, int from, int to) {
+    tid = m.tid[order[from]];
+    seen = false;
+    off = false;
+    provisional = false;
+    wakeAt = Long.MIN_VALUE;
+    lastCpu = Integer.MIN_VALUE;
+    for (int k = from; k < to; k++) {
+      int i = order[k];
+      switch (m.kind[i]) {
+        case ThreadMarks.RUN -> run(i);
+        case ThreadMarks.OUT -> out(i);
+        default -> wake(m.time[i]);
+      }
+    }
+    // A thread last seen running (its run ended with no switch-out) ended with the trace.
+    if (off && !provisional) {
+      closeWait(offSince, Math.max(offSince, m.traceEndNs), -1, true);
+    }
+  }
+
+  private void run(int i) {
+    if (off) {
+      closeWait(offSince, m.time[i], i, false);
+    }
+    pieces.add(tid, m.time[i], m.end[i], RUNNING, -1, -1, m.code[i], false);
+    seen = true;
+    lastCpu = m.code[i];
+    beginWait(m.end[i], ThreadState.UNKNOWN.ordinal(), -1);
+    provisional = true;
+  }
+
+  private void out(int i) {
+    int code = m.code[i];
+    if (off && provisional && m.time[i] >= offSince) {
+      provisional = false;
+      offState = ThreadState.ofCode(code).ordinal();
+      offStack = m.stack[i];
+    } else {
+      if (off) {
+        closeWait(offSince, m.time[i], -1, false);
+      }
+      beginWait(m.time[i], ThreadState.ofCode(code).ordinal(), m.stack[i]);
+    }
+    seen = true;
+    if (code == ThreadState.EXITED) {
+      off = false;
+    }
+  }
+
+  private void wake(long t) {
+    if (!seen) {
+      seen = true; // first seen being woken: runnable from here
+      beginWait(t, RUNNABLE, -1);
+    } else if (off && wakeAt == Long.MIN_VALUE && t > offSince && offState != RUNNABLE) {
+      wakeAt = t;
+      provisional = false;
+    }
+  }
+
+  private void beginWait(long since, int state, int stack) {
+    off = true;
+    provisional = false;
+    offSince = since;
+    offState = state;
+    offStack = stack;
+    wakeAt = Long.MIN_VALUE;
+  }
+
+  private void closeWait(long a, long b, int run, boolean unfinished) {
+    if (wakeAt > a && wakeAt < b) {
+      pieces.add(tid, a, wakeAt, offState, offStack, -1, lastCpu, unfinished);
+      pieces.add(tid, wakeAt, b, RUNNABLE, offStack, run, lastCpu, unfinished);
+    } else if (b > a) {
+      pieces.add(tid, a, b, offState, offStack, offState == RUNNABLE ? run : -1, lastCpu,
+          unfinished);
+    }
+    off = false;
+    wakeAt = Long.MIN_VALUE;
+  }
+
+  // ---------------------------------------------------------------- over the process
+
+  private ThreadStateSummary summarize(long spanStart, long spanEnd, WaitFilter f) {
+    ThreadStateSummary s = new ThreadStateSummary();
+    s.hasStates = m.sawStates;
+    s.hasStacks = m.sawStacks;
+    Sweep sweep = new Sweep(pieces, spanStart, spanEnd, f, s);
+    Pieces p = pieces;
+    for (int i = 0; i < p.count; i++) {
+      if (!f.keepsThread(p.tid[i]) || !f.keepsCpu(p.cpu[i])) {
+        continue;
+      }
+      double ns = sweep.h(p.end[i]) - sweep.h(p.start[i]);
+      if (ns <= 0) {
+        continue;
+      }
+      int state = p.state[i];
+      s.byStateNs[state] += ns;
+      if (state == RUNNING) {
+        continue;
+      }
+      ThreadState st = ThreadState.values()[state];
+      CallStack stack = p.stack[i] < 0 ? NO_STACK : m.stacks.get(p.stack[i]);
+      s.waits.merge(new ThreadStateSummary.Wait(p.tid[i], st, stack), ns, Double::sum);
+      double share = sweep.g(p.end[i]) - sweep.g(p.start[i]);
+      if (share > 0) {
+        s.load0ByCause.merge(new ThreadStateSummary.Cause(st, stack), share, Double::sum);
+        s.load0ByStateNs[state] += share;
+      }
+      if (p.unfinished[i]) {
+        s.unfinishedNs += ns;
+      }
+      if (state == RUNNABLE) {
+        splitRunnable(s, p, i, ns);
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Runnable time goes to whoever held the CPU the thread then ran on, in the proportions its
+   * run mark saw over the part of the wait it looked at; the rest is unattributed.
+   */
+  private void splitRunnable(ThreadStateSummary s, Pieces p, int i, double ns) {
+    int r = p.run[i];
+    double fraction = ns / (p.end[i] - p.start[i]);
+    double own = 0;
+    double other = 0;
+    if (r >= 0) {
+      long looked = m.time[r] - m.occupiedFrom[r];
+      long overlap = p.end[i] - Math.max(p.start[i], m.occupiedFrom[r]);
+      if (looked > 0 && overlap > 0) {
+        double scale = fraction * overlap / looked;
+        own = m.ownNs[r] * scale;
+        other = m.otherNs[r] * scale;
+        if (other > 0) {
+          s.runnableByPid.merge(m.otherPid[r], other, Double::sum);
+        }
+      }
+    }
+    s.runnableOwnNs += own;
+    s.runnableOtherNs += other;
+    s.runnableUnattributedNs += Math.max(0, ns - own - other);
+  }
+
+  /** Waits and runs of all threads, as they were replayed. */
+  static final class Pieces {
+    int count;
+    int[] tid = new int[0];
+    long[] start = new long[0];
+    long[] end = new long[0];
+    int[] state = new int[0];
+    int[] stack = new int[0];
+    int[] run = new int[0];
+    int[] cpu = new int[0];
+    boolean[] unfinished = new boolean[0];
+
+    void add(int t, long a, long b, int st, int sk, int r, int c, boolean open) {
+      if (b <= a) {
+        return;
+      }
+      if (count == tid.length) {
+        int n = Math.max(16, count * 2);
+        tid = Arrays.copyOf(tid, n);
+        start = Arrays.copyOf(start, n);
+        end = Arrays.copyOf(end, n);
+        state = Arrays.copyOf(state, n);
+        stack = Arrays.copyOf(stack, n);
+        run = Arrays.copyOf(run, n);
+        cpu = Arrays.copyOf(cpu, n);
+        unfinished = Arrays.copyOf(unfinished, n);
+      }
+      tid[count] = t;
+      start[count] = a;
+      end[count] = b;
+      state[count] = st;
+      stack[count] = sk;
+      run[count] = r;
+      cpu[count] = c;
+      unfinished[count] = open;
+      count++;
+    }
+  }
+}

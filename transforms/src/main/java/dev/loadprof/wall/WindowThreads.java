@@ -1,0 +1,155 @@
+package dev.loadprof.wall;
+
+import dev.loadprof.model.CallStack;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Intervals;
+import dev.loadprof.model.Switches;
+import dev.loadprof.model.ThreadState;
+import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.Wakeups;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * Turns the blocks of every CPU of one (run, window), after interval building, into each
+ * process's {@link ThreadMarks}: its threads' runs, switch-outs and wakeups, who held the CPU
+ * before each run, and the instants of the window at which none of its threads ran.
+ */
+public final class WindowThreads {
+  private WindowThreads() {}
+
+  /** Adds the window's marks of each process to {@code marksOf.apply(pid)}. */
+  public static void collect(EventBlock[] cpus, IntFunction<ThreadMarks> marksOf) {
+    if (cpus.length == 0) {
+      return;
+    }
+    long windowStart = cpus[0].windowStartNs;
+    long lastSeen = Long.MIN_VALUE;
+    Map<Integer, Integer> pidOfTid = new HashMap<>();
+    Map<Integer, ThreadMarks> byPid = new HashMap<>();
+    for (EventBlock b : cpus) {
+      Intervals iv = b.intervals;
+      for (int i = 0; i < iv.count; i++) {
+        lastSeen = Math.max(lastSeen, iv.end[i]);
+        if (known(iv.pid[i])) {
+          pidOfTid.put(iv.tid[i], iv.pid[i]);
+          byPid.computeIfAbsent(iv.pid[i], p -> new ThreadMarks()).addRun(iv.tid[i], iv.start[i],
+              iv.end[i], b.cpu, iv.start[i], 0, 0, -1);
+        }
+      }
+      Switches s = b.switches;
+      for (int i = 0; i < s.count; i++) {
+        lastSeen = Math.max(lastSeen, s.time[i]);
+        if (s.prevTid[i] == 0 || s.prevTid[i] == s.nextTid[i] || !known(s.prevPid[i])) {
+          continue; // no thread switched out, or an exec (the thread runs on)
+        }
+        pidOfTid.put(s.prevTid[i], s.prevPid[i]);
+        ThreadMarks m = byPid.computeIfAbsent(s.prevPid[i], p -> new ThreadMarks());
+        int state = s.prevState[i];
+        m.sawStates |= state != ThreadState.NO_STATE && state != ThreadState.UNKNOWN.code();
+        int stackId = s.prevStack[i];
+        m.sawStacks |= stackId != TraceEventSink.UNKNOWN_ID;
+        m.addOut(s.prevTid[i], s.time[i],
+            state == ThreadState.NO_STATE ? ThreadState.UNKNOWN.code() : state,
+            stackId == TraceEventSink.UNKNOWN_ID ? null
+                : new CallStack(b.stackTable.framesOf(stackId)));
+      }
+      if (b.samples.count > 0) {
+        lastSeen = Math.max(lastSeen, b.samples.time[b.samples.count - 1]);
+      }
+      if (b.cpuTail) {
+        lastSeen = Math.max(lastSeen, b.runEndNs);
+      }
+    }
+    for (EventBlock b : cpus) {
+      Wakeups w = b.wakeups;
+      for (int i = 0; i < w.count; i++) {
+        lastSeen = Math.max(lastSeen, w.time[i]);
+        Integer pid = pidOfTid.get(w.tid[i]);
+        if (pid != null) {
+          byPid.get(pid).addWake(w.tid[i], w.time[i], w.wakerPid[i]);
+        }
+      }
+    }
+    for (Map.Entry<Integer, ThreadMarks> e : byPid.entrySet()) {
+      ThreadMarks m = e.getValue();
+      m.noteEnd(lastSeen);
+      addOccupancy(m, e.getKey(), cpus, windowStart);
+      marksOf.apply(e.getKey()).mergeFrom(m);
+    }
+  }
+
+  private static boolean known(int pid) {
+    return pid != 0 && pid != TraceEventSink.UNKNOWN_ID;
+  }
+
+  /**
+   * For each run that starts in the window, who held its CPU from the thread's previous mark in
+   * this window (or the window start) until the run: the process's own threads, another
+   * process (the one that held it longest), or nobody known.
+   */
+  private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart) {
+    Integer[] order = byThreadAndTime(m);
+    Map<Integer, EventBlock> blockOfCpu = new HashMap<>();
+    for (EventBlock b : cpus) {
+      blockOfCpu.put(b.cpu, b);
+    }
+    int previousTid = Integer.MIN_VALUE;
+    long previousEnd = windowStart;
+    for (Integer idx : order) {
+      int i = idx;
+      if (m.tid[i] != previousTid) {
+        previousTid = m.tid[i];
+        previousEnd = windowStart;
+      }
+      if (m.kind[i] == ThreadMarks.RUN && m.time[i] > previousEnd) {
+        occupy(m, i, pid, blockOfCpu.get(m.code[i]).intervals, previousEnd);
+      }
+      previousEnd = Math.max(previousEnd, m.end[i]);
+    }
+  }
+
+  private static void occupy(ThreadMarks m, int run, int pid, Intervals iv, long from) {
+    long to = m.time[run];
+    long own = 0;
+    Map<Integer, Long> others = new HashMap<>();
+    for (int j = 0; j < iv.count && iv.start[j] < to; j++) {
+      long overlap = Math.min(to, iv.end[j]) - Math.max(from, iv.start[j]);
+      if (overlap <= 0 || iv.tid[j] == m.tid[run]) {
+        continue;
+      }
+      if (iv.pid[j] == pid) {
+        own += overlap;
+      } else {
+        others.merge(iv.pid[j], overlap, Long::sum);
+      }
+    }
+    long other = 0;
+    int top = -1;
+    long topNs = -1;
+    for (Map.Entry<Integer, Long> e : others.entrySet()) {
+      other += e.getValue();
+      if (e.getValue() > topNs || (e.getValue() == topNs && e.getKey() < top)) {
+        topNs = e.getValue();
+        top = e.getKey();
+      }
+    }
+    m.occupiedFrom[run] = from;
+    m.ownNs[run] = own;
+    m.otherNs[run] = other;
+    m.otherPid[run] = top;
+  }
+
+  static Integer[] byThreadAndTime(ThreadMarks m) {
+    Integer[] order = new Integer[m.count];
+    for (int i = 0; i < m.count; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> m.tid[a] != m.tid[b] ? Integer.compare(m.tid[a], m.tid[b])
+        : m.time[a] != m.time[b] ? Long.compare(m.time[a], m.time[b])
+        : Integer.compare(m.kind[a], m.kind[b]));
+    return order;
+  }
+}

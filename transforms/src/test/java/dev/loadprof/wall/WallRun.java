@@ -1,0 +1,70 @@
+package dev.loadprof.wall;
+
+import dev.loadprof.block.BlockBuilder;
+import dev.loadprof.load.CpuTimeline;
+import dev.loadprof.load.LoadJoiner;
+import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Frame;
+import dev.loadprof.model.TraceEventSink;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * A hand-made run through the same cores as the pipeline (blocks, run intervals, the load join
+ * with its thread marks), so a test states events and reads one process's thread states.
+ */
+final class WallRun {
+  static final long MS = 1_000_000L;
+  static final int NONE = TraceEventSink.UNKNOWN_ID;
+  static final Frame[] NO_STACK = new Frame[0];
+
+  final Map<Integer, ProcessAccumulator> processes = new HashMap<>();
+
+  /** Runs the events with windows of windowMs, so that waits can cross windows. */
+  static WallRun of(long windowMs, Consumer<BlockBuilder> events) {
+    Map<Long, List<EventBlock>> byWindow = new TreeMap<>();
+    BlockBuilder b = new BlockBuilder("run", "t.txt", windowMs * MS, null, block -> {
+      CpuTimeline.replay(block, true);
+      byWindow.computeIfAbsent(block.window, w -> new ArrayList<>()).add(block);
+    });
+    events.accept(b);
+    b.finish();
+    WallRun run = new WallRun();
+    for (List<EventBlock> blocks : byWindow.values()) {
+      LoadJoiner.join(blocks).forEach((pid, acc) ->
+          run.processes.merge(pid, acc, ProcessAccumulator::mergeFrom));
+    }
+    return run;
+  }
+
+  ThreadStateSummary states(int pid, WaitFilter filter) {
+    ProcessAccumulator acc = processes.get(pid);
+    if (acc == null) {
+      throw new AssertionError("no process " + pid + " in " + processes.keySet());
+    }
+    return ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, filter);
+  }
+
+  static Frame[] stack(String... symbols) {
+    Frame[] frames = new Frame[symbols.length];
+    for (int i = 0; i < symbols.length; i++) {
+      frames[i] = new Frame(symbols[i], "x");
+    }
+    return frames;
+  }
+
+  static void sample(BlockBuilder b, double ms, int cpu, int pid, int tid, String comm) {
+    b.sample((long) (ms * MS), cpu, pid, tid, comm, "cpu-clock", MS, stack("work"));
+  }
+
+  static void swap(BlockBuilder b, double ms, int cpu, int prevPid, int prevTid, String state,
+      int nextTid, String nextComm, Frame[] where) {
+    b.schedSwitch((long) (ms * MS), cpu, 1, prevPid, prevTid, prevTid == 0 ? "swapper" : "p",
+        state, nextTid, nextComm, where);
+  }
+}
