@@ -47,13 +47,21 @@ final class WallChecks {
     return ts;
   }
 
-  /** The wait state with the most thread-seconds. */
+  /**
+   * The wait state with the most thread-seconds of the process's own making: runnable time while
+   * other processes held the CPUs is interference, which a busy machine adds to any phase (on
+   * the loaded VM the fixture was recorded on, java preempted the 40 ms fsync phase for 20 ms).
+   */
   static String dominantWait(JsonNode threadStates) {
     JsonNode by = threadStates.get("by_state_s");
+    double interference = threadStates.get("runnable_by").get("other_processes_s").asDouble();
     String best = null;
+    double bestSeconds = -1;
     for (String s : WAIT_STATES) {
-      if (best == null || by.path(s).asDouble() > by.path(best).asDouble()) {
+      double seconds = by.path(s).asDouble() - (s.equals("runnable") ? interference : 0);
+      if (seconds > bestSeconds) {
         best = s;
+        bestSeconds = seconds;
       }
     }
     return best;
@@ -89,7 +97,15 @@ final class WallChecks {
       Cli cli = E2e.analyzeCached("--pid", Integer.toString(w.pid()), "--time",
           String.format(Locale.ROOT, "%.9f,%.9f", w.start(), w.end()), trace.toString());
       JsonNode ts = threadStates(cli, w.pid());
-      assertEquals(expected, dominantWait(ts), w.name() + ": " + ts);
+      if (w.name().equals("overload") && expected.equals("runnable")) {
+        // main sleeps in pthread_join meanwhile: the busy threads' own waits are the runnable
+        // ones, behind each other (3 threads on 2 CPUs: ideally a third of their time)
+        JsonNode by = ts.get("runnable_by");
+        double own = by.get("own_threads_s").asDouble() + by.get("unattributed_s").asDouble();
+        assertTrue(own >= 0.25 * w.seconds(), w.name() + ": " + ts);
+      } else {
+        assertEquals(expected, dominantWait(ts), w.name() + ": " + ts);
+      }
       if (stacks) {
         double share = shareOfStateAt(cli.file("offcpu.folded"), expected, phase.where());
         assertTrue(share >= 0.5, w.name() + ": only " + share + " of its " + expected
@@ -100,15 +116,28 @@ final class WallChecks {
 
   /** on-CPU real time + load-0 time = the span within 1 %, and the span is the workload's. */
   static JsonNode spanAccounted(Path trace, List<Window> windows) {
-    int pid = windows.get(0).pid();
+    JsonNode ts = onCpuPlusLoadZeroIsTheSpan(trace, windows.get(0).pid());
+    double span = ts.get("span_s").asDouble();
+    double workload = windows.get(windows.size() - 1).end() - windows.get(0).start();
+    // the span also holds the process's start and exit around the WINDOW clock reads
+    assertEquals(workload, span, 0.05 * workload + 0.02, ts.toString());
+    return ts;
+  }
+
+  /** The summary.txt wall line of the process (the first "wall ..." line). */
+  static String wallLine(Path trace, int pid) {
+    Cli cli = E2e.analyzeCached("--pid", Integer.toString(pid), trace.toString());
+    return cli.file("summary.txt").lines().filter(l -> l.startsWith("wall ")).findFirst()
+        .orElseThrow(() -> new AssertionError("no wall line in\n" + cli.file("summary.txt")));
+  }
+
+  /** on-CPU real time + load-0 time = the process's span within 1 %. */
+  static JsonNode onCpuPlusLoadZeroIsTheSpan(Path trace, int pid) {
     Cli cli = E2e.analyzeCached("--pid", Integer.toString(pid), trace.toString());
     JsonNode ts = threadStates(cli, pid);
     double span = ts.get("span_s").asDouble();
     double accounted = ts.get("on_cpu_real_s").asDouble() + ts.get("load0_s").asDouble();
     assertEquals(span, accounted, 0.01 * span, ts.toString());
-    double workload = windows.get(windows.size() - 1).end() - windows.get(0).start();
-    // the span also holds the process's start and exit around the WINDOW clock reads
-    assertEquals(workload, span, 0.05 * workload + 0.02, ts.toString());
     return ts;
   }
 
@@ -128,6 +157,7 @@ final class WallChecks {
       report.append(String.format(Locale.ROOT, "%s: loadprof %.4f s, recount %.4f s%s%n", key,
           mine, theirs, agrees ? "" : "  <-- off"));
     }
+    System.out.print(trace.getFileName() + " pid " + pid + ":\n" + report);
     assertTrue(ok, report.toString());
   }
 }
