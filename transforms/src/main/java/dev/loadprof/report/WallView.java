@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The whole-wall view of the processes in an analysis: their thread states, narrowed as the
@@ -90,20 +91,26 @@ public final class WallView {
     return line.toString();
   }
 
-  /** The waits that took the most load-0 time, most first: "0.400 s  sleeping  doze". */
+  /**
+   * The waits that took the most load-0 time (at least half a millisecond), most first, by state
+   * and where the threads waited: "   0.400 s  sleeping  doze".
+   */
   static List<String> topWaits(ProcessLoad p, int limit) {
     List<String> out = new ArrayList<>();
     if (p.threadStates == null) {
       return out;
     }
-    List<Map.Entry<ThreadStateSummary.Cause, Double>> causes =
-        new ArrayList<>(p.threadStates.load0ByCause.entrySet());
-    causes.sort(Comparator.comparingDouble((Map.Entry<ThreadStateSummary.Cause, Double> e)
-        -> -e.getValue()).thenComparing(e -> e.getKey().state())
-        .thenComparing(e -> where(e.getKey().stack().frames())));
-    for (var e : causes.subList(0, Math.min(limit, causes.size()))) {
-      out.add(Text.f("%8.3f s  %-9s %s", e.getValue() / 1e9, e.getKey().state().label,
-          Printable.escape(where(e.getKey().stack().frames()))));
+    Map<String, Double> byWhere = new TreeMap<>();
+    p.threadStates.load0ByCause.forEach((cause, ns) -> byWhere.merge(Text.f("%-9s %s",
+        cause.state().label, Printable.escape(where(cause.stack().frames()))), ns, Double::sum));
+    List<Map.Entry<String, Double>> rows = new ArrayList<>(byWhere.entrySet());
+    rows.sort(Comparator.comparingDouble((Map.Entry<String, Double> e) -> -e.getValue())
+        .thenComparing(Map.Entry::getKey));
+    for (Map.Entry<String, Double> e : rows) {
+      if (out.size() == limit || e.getValue() < 5e5) {
+        break;
+      }
+      out.add(Text.f("%8.3f s  %s", e.getValue() / 1e9, e.getKey()));
     }
     return out;
   }

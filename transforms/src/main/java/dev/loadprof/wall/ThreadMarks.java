@@ -4,6 +4,7 @@ import dev.loadprof.codec.Varint;
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.FrameCodec;
+import dev.loadprof.model.TraceEventSink;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.Map;
  *
  * <p>A run mark also says who held the CPU it ran on while the thread waited for it within its
  * window ({@link #ownNs}, {@link #otherNs} and the process that held it longest, {@link
- * #otherPid}; the rest was idle or unknown): runnable time is split by it.
+ * #otherPid}, UNKNOWN_ID when none can be named; the rest was idle or unknown): runnable time is split by it.
  */
 public final class ThreadMarks implements Serializable {
   public static final byte RUN = 0;
@@ -78,7 +79,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = stateCode;
     stack[i] = where == null ? -1 : stackId(where);
-    otherPid[i] = -1;
+    otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
   public void addWake(int threadId, long t, int wakerPid) {
@@ -89,7 +90,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = wakerPid;
     stack[i] = -1;
-    otherPid[i] = -1;
+    otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
   public void noteEnd(long t) {

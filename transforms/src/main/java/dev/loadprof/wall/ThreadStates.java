@@ -3,6 +3,7 @@ package dev.loadprof.wall;
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.ThreadState;
+import dev.loadprof.model.TraceEventSink;
 import java.util.Arrays;
 
 /**
@@ -206,7 +207,7 @@ public final class ThreadStates {
         double scale = fraction * overlap / looked;
         own = m.ownNs[r] * scale;
         other = m.otherNs[r] * scale;
-        if (other > 0) {
+        if (other > 0 && m.otherPid[r] != TraceEventSink.UNKNOWN_ID) {
           s.runnableByPid.merge(m.otherPid[r], other, Double::sum);
         }
       }

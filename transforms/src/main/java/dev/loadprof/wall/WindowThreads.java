@@ -36,7 +36,8 @@ public final class WindowThreads {
         if (known(iv.pid[i])) {
           pidOfTid.put(iv.tid[i], iv.pid[i]);
           byPid.computeIfAbsent(iv.pid[i], p -> new ThreadMarks()).addRun(iv.tid[i], iv.start[i],
-              iv.end[i], b.cpu, iv.start[i], 0, 0, -1);
+              iv.end[i], b.cpu, iv.start[i], 0, 0,
+              TraceEventSink.UNKNOWN_ID);
         }
       }
       Switches s = b.switches;
@@ -127,10 +128,13 @@ public final class WindowThreads {
       }
     }
     long other = 0;
-    int top = -1;
+    int top = TraceEventSink.UNKNOWN_ID;
     long topNs = -1;
     for (Map.Entry<Integer, Long> e : others.entrySet()) {
       other += e.getValue();
+      if (e.getKey() == TraceEventSink.UNKNOWN_ID) {
+        continue; // another process, but not one that can be named
+      }
       if (e.getValue() > topNs || (e.getValue() == topNs && e.getKey() < top)) {
         topNs = e.getValue();
         top = e.getKey();
