@@ -85,7 +85,10 @@ public enum RecordMode {
       }
     } else {
       // --sample-cpu gives samples and switch records a [cpu] column (allowed at paranoid 2),
-      // so that -C can select the samples of a per-process recording.
+      // so that -C can select the samples of a per-process recording. --switch-events' OUT
+      // records carry the preempt flag (runnable). Switch-out stacks are not to be had
+      // unprivileged: at paranoid 2 "-e context-switches" becomes context-switches:u, which
+      // never fires (switches happen in the kernel), and :k is refused (perf 6.1, as nobody).
       a.addAll(List.of("-e", "cpu-clock" + rate + (rate.isEmpty() ? ":u" : "u"),
           "--switch-events", "--sample-cpu"));
     }
