@@ -43,8 +43,10 @@ final class AnalyzeCommand implements JobCommand {
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven());
-    OutputDir.removeDebris(outDir);
-    PipelineResult result = AnalyzePipeline.run(options, in.traces(), in.archives(), settings);
-    return JobOutcome.analyzed(result, outDir, in.runs(), out, err);
+    try (OutputClaim claim = OutputClaim.take(outDir)) {
+      PipelineResult result = AnalyzePipeline.run(options, in.traces(), in.archives(),
+          settings.writingTo(claim.staging()));
+      return JobOutcome.analyzed(result, claim, in.runs(), out, err);
+    }
   }
 }

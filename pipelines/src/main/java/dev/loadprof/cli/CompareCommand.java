@@ -79,8 +79,10 @@ final class CompareCommand implements JobCommand {
     }
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
-    OutputDir.removeDebris(outDir);
-    AnalyzePipeline.run(options, traces, archives, analysis, new CompareJob(sides, settings));
-    return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
+    try (OutputClaim claim = OutputClaim.take(outDir)) {
+      AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
+          new CompareJob(sides, settings));
+      return JobOutcome.judged(claim, CompareJson.FILE_NAME, OUTPUTS, out, err);
+    }
   }
 }

@@ -60,8 +60,10 @@ final class NightlyCommand implements JobCommand {
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven());
-    OutputDir.removeDebris(outDir);
-    AnalyzePipeline.run(options, in.traces(), in.archives(), analysis, new NightlyJob(settings));
-    return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
+    try (OutputClaim claim = OutputClaim.take(outDir)) {
+      AnalyzePipeline.run(options, in.traces(), in.archives(),
+          analysis.writingTo(claim.staging()), new NightlyJob(settings));
+      return JobOutcome.judged(claim, NightlyJson.FILE_NAME, OUTPUTS, out, err);
+    }
   }
 }

@@ -25,7 +25,7 @@ final class OutputDir {
   /**
    * Refuses an --out that is a file, lies under a file or a kernel file system (/proc, /sys),
    * or where a probe file cannot be created and deleted (permissions do not stop root, so the
-   * probe writes for real). Directories the probe had to create are removed again.
+   * probe writes for real).
    */
   static void checkWritable(String out) throws UsageException {
     Path dir = localPath(out);
@@ -48,12 +48,13 @@ final class OutputDir {
       throw new UsageException("--out " + out + " is under a kernel file system (/proc, /sys)"
           + " where files cannot be written; give a directory on a disk");
     }
-    probe(out, dir, existing);
+    probe(out, dir);
   }
 
   /**
-   * Deletes the temporary directories that a killed analyze job left in {@code out}; only
-   * loadprof's own {@value WriteReports#TMP_PREFIX} directories, nothing else.
+   * Deletes the temporary directories that a killed job left in {@code out}; only loadprof's
+   * own {@value WriteReports#TMP_PREFIX} directories, nothing else. Called only by the job that
+   * holds --out ({@link OutputClaim}), so no live job's directory is removed.
    */
   static void removeDebris(String out) throws UsageException {
     Path dir = localPath(out);
@@ -76,29 +77,19 @@ final class OutputDir {
     }
   }
 
-  private static void probe(String out, Path dir, Path existing) throws UsageException {
-    List<Path> created = new ArrayList<>();
+  /**
+   * Creates --out (and its parents) and a probe file in it. The directories stay: removing them
+   * again raced with a second job creating the same new --out, and both then failed.
+   */
+  private static void probe(String out, Path dir) throws UsageException {
     try {
-      for (Path p = dir; p != null && !p.equals(existing); p = p.getParent()) {
-        created.add(0, p);
-      }
-      for (Path p : created) {
-        Files.createDirectory(p);
-      }
+      Files.createDirectories(dir);
       Path probe = dir.resolve(".loadprof-probe-" + UUID.randomUUID());
       Files.createFile(probe);
       Files.delete(probe);
     } catch (IOException e) {
       throw new UsageException("--out " + out + " is not writable (" + e.getClass()
           .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
-    } finally {
-      for (int i = created.size() - 1; i >= 0; i--) {
-        try {
-          Files.deleteIfExists(created.get(i));
-        } catch (IOException e) {
-          // Not empty after all (another writer): leave it; the job writes into it anyway.
-        }
-      }
     }
   }
 
@@ -112,7 +103,7 @@ final class OutputDir {
   }
 
   /** The local path of --out, or null for other file systems. */
-  private static Path localPath(String out) {
+  static Path localPath(String out) {
     if (out.startsWith("file:")) {
       return Path.of(URI.create(out)).toAbsolutePath().normalize();
     }
@@ -122,7 +113,7 @@ final class OutputDir {
     return Path.of(out).toAbsolutePath().normalize();
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
