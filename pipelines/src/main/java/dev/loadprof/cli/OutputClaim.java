@@ -65,7 +65,16 @@ final class OutputClaim implements AutoCloseable {
   static OutputClaim take(String out) throws UsageException {
     OutputDir.checkWritable(out);
     Path local = OutputDir.localPath(out);
-    Lock lock = local == null ? null : Lock.take(out, local.resolve(LOCK_FILE));
+    Lock lock = null;
+    if (local != null) {
+      try {
+        Files.createDirectories(local); // the job writes into it now
+      } catch (IOException e) {
+        throw new UsageException("--out " + out + " cannot be created (" + e.getMessage()
+            + "); give a directory loadprof can write");
+      }
+      lock = Lock.take(out, local.resolve(LOCK_FILE));
+    }
     try {
       OutputDir.removeDebris(out);
       ResourceId staging = FileSystems.matchNewResource(out, true).resolve(
@@ -128,7 +137,7 @@ final class OutputClaim implements AutoCloseable {
       } else {
         FileSystems.delete(List.of(staging), StandardMoveOptions.IGNORE_MISSING_FILES);
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       // A leftover staging directory is debris that the next job on this --out removes.
     } finally {
       if (lock != null) {

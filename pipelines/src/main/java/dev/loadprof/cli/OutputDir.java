@@ -48,7 +48,7 @@ final class OutputDir {
       throw new UsageException("--out " + out + " is under a kernel file system (/proc, /sys)"
           + " where files cannot be written; give a directory on a disk");
     }
-    probe(out, dir);
+    probe(out, dir, existing);
   }
 
   /**
@@ -78,19 +78,28 @@ final class OutputDir {
   }
 
   /**
-   * Creates --out (and its parents) and a probe file in it. The directories stay: removing them
-   * again raced with a second job creating the same new --out, and both then failed.
+   * Creates and deletes a probe file in --out, or in its nearest existing parent when --out is
+   * new: the probe creates no directory, so two jobs probing the same new --out cannot remove
+   * each other's (which made both fail as "not writable"). The job creates --out when it starts
+   * ({@link OutputClaim}).
    */
-  private static void probe(String out, Path dir) throws UsageException {
+  private static void probe(String out, Path dir, Path existing) throws UsageException {
+    Path where = Files.isDirectory(dir) ? dir : existing;
+    if (where == null) {
+      return;
+    }
     try {
-      Files.createDirectories(dir);
-      Path probe = dir.resolve(".loadprof-probe-" + UUID.randomUUID());
+      Path probe = where.resolve(".loadprof-probe-" + UUID.randomUUID());
       Files.createFile(probe);
       Files.delete(probe);
     } catch (IOException e) {
-      throw new UsageException("--out " + out + " is not writable (" + e.getClass()
-          .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
+      throw notWritable(out, e);
     }
+  }
+
+  private static UsageException notWritable(String out, IOException e) {
+    return new UsageException("--out " + out + " is not writable (" + e.getClass()
+        .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
   }
 
   private static boolean isKernelFileSystem(Path existing) {

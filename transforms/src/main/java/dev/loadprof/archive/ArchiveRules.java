@@ -60,10 +60,4 @@ public final class ArchiveRules {
     return archive + " already holds a different trace with the run id '" + runId + "' (from "
         + archivedSource + "); " + newSource + " differs. Rename it or use another archive.";
   }
-
-  /** What a damaged run's error says: the run and the command that re-creates it. */
-  public static String repairAdvice(String archive, String runId) {
-    return "re-create run " + runId + " with: loadprof archive -o " + archive
-        + " <its trace> (the same trace, no extra flag)";
-  }
 }
