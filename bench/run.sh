@@ -24,10 +24,15 @@
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
+#   bench/run.sh cds [ROUNDS]   the example with and without its class-data archive (interleaved,
+#                              medians), and how long a build's training runs take
 #   bench/run.sh curve [ROUNDS] [SIZES] the cost curve: wall and max RSS of analyze at about 10 MB,
 #                              100 MB, 1 GB and 5 GB of text, by the launcher's choice, on
 #                              embedded Flink and (up to 1 GB) the DirectRunner; plots
 #                              bench/cost-curve.png (ROUNDS default 3; 5 GB: CURVE_BIG_ROUNDS, 1)
+#   bench/run.sh symbols [ROUNDS] [ITERS] the native reader's symbolizer: frames/s cold and with
+#                              a warm cache vs perf script -F ip,sym,dso, on a system-wide
+#                              recording of `mixed ITERS` (root, perf; frames checked against perf's)
 #   bench/run.sh perfdata [ROUNDS] [ITERS] perf.data end to end: perf script alone vs analyze
 #                              X.data (default pieces, and --decode-split cpu), ratios within
 #                              each round, outputs checked against analyze of the same text (root)
@@ -232,6 +237,21 @@ decode() {
   done
   cmp "$work/decode-out-1/functions.txt" "$work/decode-out-$(nproc)/functions.txt" \
     && echo "outputs identical"
+}
+
+symbols() {
+  build
+  local rounds="${1:-3}" iters="${2:-300}" data="$work/symbols-mixed.data"
+  local wl="$work/workloads"
+  if [ ! -x "$wl/mixed" ]; then
+    cp -r "$home/../shared/workloads" "$wl" && make -s -C "$wl"
+  fi
+  if [ ! -f "$data" ]; then
+    perf record -q -a -g -e cpu-clock -o "$data" -- "$wl/mixed" "$iters" 2 2>/dev/null
+  fi
+  # transforms test classes first: PerfTruth, the dump parser, is there
+  java -Xmx1g -cp "transforms/target/test-classes:$(classpath)" \
+    dev.loadprof.bench.SymbolizeThroughput "$data" "$rounds"
 }
 
 # Wall seconds of ./loadprof for each case; the cases interleaved, ROUNDS rounds, medians.
@@ -632,6 +652,41 @@ perfdata() {
   echo "uptime: $(uptime)"
 }
 
+# The class-data archives (issue 18 item 10): the example with and without its archive,
+# interleaved in one run (medians, per-round ratios), outputs compared; then how long the
+# training runs of a build take (LOADPROF_CDS=train, all classpaths).
+cds() {
+  local rounds="${1:-7}"
+  ./loadprof analyze -o "$work/cds-out-on" examples/phases.txt.gz >/dev/null 2>&1 # builds if needed
+  echo "uptime: $(uptime)"
+  local on="" off="" ratios="" mode t0 t1 a b
+  for round in $(seq "$rounds"); do
+    for mode in on off; do
+      t0=$(date +%s.%N)
+      LOADPROF_CDS=$mode ./loadprof analyze -o "$work/cds-out-$mode" examples/phases.txt.gz \
+        >"$work/cds-$mode.log" 2>&1
+      t1=$(date +%s.%N)
+      [ "$mode" = on ] && a=$(echo "$t1 - $t0" | bc) || b=$(echo "$t1 - $t0" | bc)
+    done
+    on+="$a "; off+="$b "; ratios+="$(echo "$a / $b" | bc -l | cut -c1-5) "
+  done
+  local m_on m_off
+  m_on=$(echo "$on" | tr ' ' '\n' | grep . | median)
+  m_off=$(echo "$off" | tr ' ' '\n' | grep . | median)
+  printf 'with archive     median %5.2f s  (rounds: %s)\n' "$m_on" "${on% }"
+  printf 'without archive  median %5.2f s  (rounds: %s)\n' "$m_off" "${off% }"
+  printf 'ratio of medians %4.2f; per-round ratios median %s\n' "$(echo "$m_on / $m_off" | bc -l)" \
+    "$(echo "$ratios" | tr ' ' '\n' | grep . | median)"
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json report.html; do
+    cmp -s "$work/cds-out-on/$f" "$work/cds-out-off/$f" || echo "  OUTPUT DIFFERS: $f"
+  done
+  t0=$(date +%s.%N)
+  LOADPROF_CDS=train ./loadprof
+  t1=$(date +%s.%N)
+  echo "training runs (all classpaths): $(echo "$t1 - $t0" | bc) s"
+  echo "uptime: $(uptime)"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -676,6 +731,7 @@ parse_ab() {
 
 case "${1:-}" in
   startup) shift; startup "$@" ;;
+  cds) shift; cds "$@" ;;
   curve) shift; curve "$@" ;;
   perfdata) shift; perfdata "$@" ;;
   gzip) shift; gzip_read_ahead "$@" ;;
@@ -683,6 +739,7 @@ case "${1:-}" in
   split) shift; split "$@" ;;
   huge) shift; huge "$@" ;;
   decode) shift; decode "$@" ;;
+  symbols) shift; symbols "$@" ;;
   stages) shift; stages "$@" ;;
   parse-ab) shift; parse_ab "$@" ;;
   archive-sizes) archive_sizes ;;
@@ -690,5 +747,5 @@ case "${1:-}" in
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,33p "$0"; exit 2 ;;
+  *) sed -n 2,38p "$0"; exit 2 ;;
 esac

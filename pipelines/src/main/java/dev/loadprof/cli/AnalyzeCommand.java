@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
@@ -25,6 +27,7 @@ final class AnalyzeCommand implements JobCommand {
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
+  @Mixin ProgressOptions progress;
 
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
@@ -44,8 +47,11 @@ final class AnalyzeCommand implements JobCommand {
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven());
     try (OutputClaim claim = OutputClaim.take(outDir)) {
-      PipelineResult result = AnalyzePipeline.run(options, in.traces(), in.archives(),
-          settings.writingTo(claim.staging()));
+      PipelineResult result;
+      try (ProgressDisplay shown = progress.start(err)) {
+        result = AnalyzePipeline.run(options, in.traces(), in.archives(),
+            settings.writingTo(claim.staging()));
+      }
       return JobOutcome.analyzed(result, claim, in.runs(), out, err);
     }
   }

@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
@@ -39,6 +41,7 @@ final class CompareCommand implements JobCommand {
   @Mixin ComparisonOptions comparison;
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
+  @Mixin ProgressOptions progress;
 
   @Option(names = "--baseline", paramLabel = "PATH", description = "A baseline trace, glob or"
       + " archive; repeat the option for more runs.")
@@ -80,8 +83,10 @@ final class CompareCommand implements JobCommand {
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
     try (OutputClaim claim = OutputClaim.take(outDir)) {
-      AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
-          new CompareJob(sides, settings));
+      try (ProgressDisplay shown = progress.start(err)) {
+        AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
+            new CompareJob(sides, settings));
+      }
       return JobOutcome.judged(claim, CompareJson.FILE_NAME, OUTPUTS, out, err);
     }
   }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loadprof.pipelines.E2e.Cli;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ class RecordIT {
 
   @BeforeAll
   static void buildWorkloads() throws Exception {
-    assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
+    RequiredTools.require(RequiredTools.Tool.PERF);
     assumeTrue(new String(Files.readAllBytes(Path.of("/proc/self/status")))
         .lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
     Path sources = repoRoot().resolveSibling("shared/workloads");

@@ -12,6 +12,7 @@ import dev.loadprof.perfdata.BuildIds;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
+import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,7 +125,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       String runId = RunIds.of(path);
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
-          block -> out.get(BLOCKS).output(block));
+          block -> {
+            JobProgress.expect(JobProgress.Stage.JOINING, 1);
+            out.get(BLOCKS).output(block);
+          });
       TreeMap<String, String> buildIds = new TreeMap<>();
       try {
         if (pieces.get(0).isPerfData()) {
@@ -167,7 +171,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         ParallelTextParser parser, BlockBuilder builder) throws IOException {
       InputStream slices = PieceTexts.openTimeSlices(pieces);
       if (slices != null) {
-        try (InputStream text = slices) {
+        long size = 0;
+        for (PieceTask piece : pieces) {
+          size += Path.of(piece.decodedFile()).toFile().length();
+        }
+        try (InputStream text = new ProgressStream(slices, path, size)) {
           parser.read(text, path, builder);
         }
         return;
@@ -201,7 +209,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
     }
 
-    /** Counts compressed bytes read, and logs progress on long inputs. */
+    /**
+     * Counts compressed bytes read, for the console's progress line ({@link JobProgress}) and the
+     * log's progress lines on long inputs.
+     */
     private static final class ProgressStream extends FilterInputStream {
       private final String name;
       private final long size;
@@ -212,6 +223,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         super(in);
         this.name = name;
         this.size = size;
+        JobProgress.addTotal(JobProgress.Stage.READING, size);
       }
 
       @Override
@@ -234,6 +246,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
 
       private void advance(int n) {
         read += n;
+        JobProgress.advance(JobProgress.Stage.READING, n);
         long now = System.nanoTime();
         if (now - lastReportNs > PROGRESS_EVERY_NS) {
           lastReportNs = now;

@@ -38,6 +38,8 @@ public final class BlockBuilder implements TraceEventSink {
 
   private final FarJumpGate gate;
   private final TimeDamage damage = new TimeDamage();
+  /** Whether any sample has a caller under its own frame: false for perf record without -g. */
+  private boolean sawCallChain;
 
   private boolean sawRecord;
   private boolean layoutChecked;
@@ -88,6 +90,7 @@ public final class BlockBuilder implements TraceEventSink {
   private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
       long period, Frame[] stack) {
     health.increment(TraceHealth.SAMPLE_RECORDS);
+    sawCallChain |= stack != null && stack.length > 1;
     if (info.samplingEvent.isEmpty()) {
       if (wantedEvent != null && !wantedEvent.equals(event)) {
         health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
@@ -309,6 +312,13 @@ public final class BlockBuilder implements TraceEventSink {
     threads.nameRestartsApart();
     RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread());
     damage.warn(info, sourceName);
+    // A few samples may all be leaf-only in a recording with -g (idle, a leaf without frame
+    // pointers); hundreds of them never are.
+    if (!sawCallChain && health.get(TraceHealth.SAMPLE_RECORDS) >= 100) {
+      info.warnings.add(sourceName + ": no sample has a call chain (perf record without -g):"
+          + " each sample counts for its own function only, so the callers' figures"
+          + " (cumulative time, flame graph) are missing; record with perf record -g");
+    }
     UnusablePolicy.judge(info);
     return info;
   }
