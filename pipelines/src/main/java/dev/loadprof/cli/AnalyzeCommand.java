@@ -46,11 +46,13 @@ final class AnalyzeCommand implements JobCommand {
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven());
-    OutputDir.removeDebris(outDir);
-    PipelineResult result;
-    try (ProgressDisplay shown = progress.start(err)) {
-      result = AnalyzePipeline.run(options, in.traces(), in.archives(), settings);
+    try (OutputClaim claim = OutputClaim.take(outDir)) {
+      PipelineResult result;
+      try (ProgressDisplay shown = progress.start(err)) {
+        result = AnalyzePipeline.run(options, in.traces(), in.archives(),
+            settings.writingTo(claim.staging()));
+      }
+      return JobOutcome.analyzed(result, claim, in.runs(), out, err);
     }
-    return JobOutcome.analyzed(result, outDir, in.runs(), out, err);
   }
 }

@@ -2,23 +2,22 @@ package dev.loadprof.cli;
 
 import dev.loadprof.cli.progress.ProgressDisplay;
 import dev.loadprof.cli.progress.ProgressOptions;
-import dev.loadprof.archive.ArchiveCorruptException;
-import dev.loadprof.archive.beam.ArchiveFiles;
 import dev.loadprof.archive.ArchiveJob;
+import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import dev.loadprof.pipelines.ArchivePipeline;
-import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.FileSystems;
@@ -32,8 +31,9 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code loadprof archive --out ARCHIVE TRACE...}: parses traces once into an archive that
  * {@code loadprof analyze ARCHIVE} reads. Traces already in the archive (same run id, same
- * content, same --window and --event) are skipped before anything is parsed; a different trace
- * with the run id of an archived one is refused (exit 2).
+ * content, same --window and --event) are skipped before anything is parsed, unless the archived
+ * run is damaged: then it is re-created; a different trace with the run id of an archived one is
+ * refused (exit 2). The rules are {@link ArchiveRules}.
  */
 @Command(name = "archive", customSynopsis = ArchiveCommand.SYNOPSIS,
     description = "Parse traces once into an Avro archive that loadprof analyze reads; traces"
@@ -71,7 +71,8 @@ final class ArchiveCommand implements JobCommand {
       ArchiveChecks.checkFormat(archive); // never add runs to an archive of an unknown format
     }
     List<String> files = Inputs.traceFiles(traces);
-    List<String> todo = notYetArchived(files, archive, settings, out);
+    Set<String> repairs = new HashSet<>();
+    List<String> todo = notYetArchived(files, archive, settings, repairs, out);
     if (todo.isEmpty()) {
       out.println("Nothing to do: all " + files.size() + " traces are already in " + archive
           + ".");
@@ -85,7 +86,7 @@ final class ArchiveCommand implements JobCommand {
     String jobId = UUID.randomUUID().toString().substring(0, 8);
     ArchiveJob job = new ArchiveJob(archive, jobId, settings.event(),
         settings.windowMs() * 1_000_000L, nights(todo, night),
-        RunSelection.nightOf(System.currentTimeMillis()), graceMillis);
+        RunSelection.nightOf(System.currentTimeMillis()), graceMillis, repairs);
     int swept = ArchiveLayout.sweepStaging(archive, System.currentTimeMillis() - graceMillis);
     if (swept > 0) {
       out.println("Deleted " + swept + " staged files of failed archive jobs.");
@@ -96,9 +97,11 @@ final class ArchiveCommand implements JobCommand {
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);
     }
-    out.printf("Archived into %s: %d runs added, %d replaced, %d unchanged (%s).%n", archive,
+    long repaired = JobOutcome.counter(result, "archive_runs_repaired");
+    out.printf("Archived into %s: %d runs added, %d replaced%s, %d unchanged (%s).%n", archive,
         JobOutcome.counter(result, "archive_runs_added"),
         JobOutcome.counter(result, "archive_runs_replaced"),
+        repaired > 0 ? ", " + repaired + " repaired" : "",
         JobOutcome.counter(result, "archive_runs_unchanged") + files.size() - todo.size(),
         sizeOf(archive));
     long unusable = JobOutcome.counter(result, "unusable_runs");
@@ -151,41 +154,40 @@ final class ArchiveCommand implements JobCommand {
   }
 
   /**
-   * The traces that are not in the archive yet. A trace whose run id is archived is hashed here
-   * (only then): same content, window and event means skip; different content is an error.
+   * The traces that the job must archive ({@link ArchiveRules}): a trace whose run id is
+   * archived is hashed here (only then), and the archived run is read whole, so that a damaged
+   * run is re-created from its trace; the run ids to repair are added to {@code repairs}.
    */
   private static List<String> notYetArchived(List<String> files, String archive,
-      AnalyzeSettings settings, PrintStream out) throws UsageException {
+      AnalyzeSettings settings, Set<String> repairs, PrintStream out) throws UsageException {
     List<String> todo = new ArrayList<>();
     for (String file : files) {
       String runId = ParseTraces.runIdOf(file);
       var manifestFile = ArchiveLayout.manifest(archive, runId);
-      if (!ArchiveLayout.exists(manifestFile)) {
-        todo.add(file);
-        continue;
+      ArchivedRuns.Found found = ArchivedRuns.Found.NONE;
+      String fingerprint = null;
+      if (ArchiveLayout.exists(manifestFile)) {
+        found = ArchivedRuns.read(archive, manifestFile);
+        try {
+          fingerprint = TraceFingerprint.of(file);
+        } catch (IOException e) {
+          throw new UsageException("cannot read " + file + ": " + e.getMessage());
+        }
       }
-      RunManifestRecord existing;
-      try {
-        existing = ArchiveFiles.readManifest(manifestFile);
-      } catch (ArchiveCorruptException e) {
-        throw new UsageException(e.getMessage());
-      }
-      String fingerprint;
-      try {
-        fingerprint = TraceFingerprint.of(file);
-      } catch (IOException e) {
-        throw new UsageException("cannot read " + file + ": " + e.getMessage());
-      }
-      if (!fingerprint.equals(existing.getFingerprint())) {
-        throw new UsageException(archive + " already holds a different trace with the run id '"
-            + runId + "' (from " + existing.getSource() + "); " + file
-            + " differs. Rename it or use another archive.");
-      }
-      if (existing.getWindowNs() == settings.windowMs() * 1_000_000L
-          && Objects.equals(existing.getRequestedEvent(), settings.event())) {
-        out.println("Skipping " + file + ": already archived as run " + runId + ".");
-      } else {
-        todo.add(file); // same trace, other window or event: replace it
+      ArchiveRules.Archived archived = found.archived();
+      switch (ArchiveRules.decide(archived, fingerprint, settings.windowMs() * 1_000_000L,
+          settings.event())) {
+        case CONFLICT -> throw new UsageException(ArchiveRules.conflictMessage(archive, runId,
+            archived.manifest().getSource(), file));
+        case UNCHANGED -> out.println("Skipping " + file + ": already archived as run " + runId
+            + ".");
+        case REPAIR -> {
+          out.println("Re-creating run " + runId + " from " + file + ": its archived files are"
+              + " damaged (" + found.problem() + ").");
+          repairs.add(runId);
+          todo.add(file);
+        }
+        default -> todo.add(file); // new, or the same trace with another window or event
       }
     }
     return todo;

@@ -84,10 +84,12 @@ final class CompareCommand implements JobCommand {
     }
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
-    OutputDir.removeDebris(outDir);
-    try (ProgressDisplay shown = progress.start(err)) {
-      AnalyzePipeline.run(options, traces, archives, analysis, new CompareJob(sides, settings));
+    try (OutputClaim claim = OutputClaim.take(outDir)) {
+      try (ProgressDisplay shown = progress.start(err)) {
+        AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
+            new CompareJob(sides, settings));
+      }
+      return JobOutcome.judged(claim, CompareJson.FILE_NAME, OUTPUTS, out, err);
     }
-    return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

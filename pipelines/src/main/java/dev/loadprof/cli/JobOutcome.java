@@ -2,11 +2,8 @@ package dev.loadprof.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.loadprof.archive.ArchiveCorruptException;
-import dev.loadprof.perfdata.DamagedPerfDataException;
-import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.beam.WriteReports;
-import dev.loadprof.compare.CompareInputException;
+import dev.loadprof.model.BadInput;
 import dev.loadprof.report.AnalyzeReport;
 import dev.loadprof.report.PprofReport;
 import dev.loadprof.report.Printable;
@@ -35,98 +32,82 @@ final class JobOutcome {
   private JobOutcome() {}
 
   /** Analyze: the summary, the outputs written, and each unusable trace's reason (exit 2). */
-  static int analyzed(PipelineResult result, String outDir, int runs, PrintStream out,
+  static int analyzed(PipelineResult result, OutputClaim claim, int runs, PrintStream out,
       PrintStream err) {
-    printSummary(outDir, out);
-    printWarnings(outDir, err);
+    String staged = claim.staging(); // this job's own outputs: no other job writes there
+    printSummary(staged, claim.out(), out);
+    printWarnings(staged, err);
     long unusable = counter(result, "unusable_runs");
+    List<String> reasons = unusable == 0 ? List.of() : unusableReasons(staged);
+    if (!published(claim, err)) {
+      return ExitCode.JOB_FAILED;
+    }
     if (unusable == 0) {
       return ExitCode.OK;
     }
-    for (String reason : unusableReasons(outDir)) {
+    for (String reason : reasons) {
       err.println("loadprof: " + Printable.escape(reason)); // names come from the trace
     }
     err.println("loadprof: " + unusable + " of " + runs + " traces could not be analyzed"
-        + " (reasons above and in " + outDir + "/summary.json)");
+        + " (reasons above and in " + claim.out() + "/summary.json)");
     return ExitCode.BAD_INPUT;
+  }
+
+  /** Publishes the staged outputs into --out; false, told in one line, when that fails. */
+  private static boolean published(OutputClaim claim, PrintStream err) {
+    try {
+      claim.publish();
+      return true;
+    } catch (IOException e) {
+      err.println("loadprof: could not move the outputs into " + claim.out() + ": "
+          + e.getMessage());
+      return false;
+    }
   }
 
   /**
    * Compare and nightly: the console summary, the outputs written, and the exit code of the
    * verdict in {@code jsonFile} (3 for a significant real-time regression, else 0).
    */
-  static int judged(String outDir, String jsonFile, List<String> outputs, PrintStream out,
+  static int judged(OutputClaim claim, String jsonFile, List<String> outputs, PrintStream out,
       PrintStream err) {
-    try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(outDir,
+    String staged = claim.staging(); // this job's own outputs: no other job writes there
+    try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(staged,
         WriteReports.CONSOLE_SUMMARY_FILE)))) {
       out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
     }
-    out.println("Outputs in " + outDir + "/: " + String.join(", ", outputs));
-    ResourceId json = resolve(outDir, jsonFile);
-    try (InputStream in = Channels.newInputStream(FileSystems.open(json))) {
-      return new ObjectMapper().readTree(in).path("exit_code").asInt(ExitCode.JOB_FAILED);
+    int exit;
+    try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(staged, jsonFile)))) {
+      exit = new ObjectMapper().readTree(in).path("exit_code").asInt(ExitCode.JOB_FAILED);
     } catch (IOException e) {
-      err.println("loadprof: the job wrote no readable " + json + ": " + e.getMessage());
+      err.println("loadprof: the job wrote no readable " + jsonFile + ": " + e.getMessage());
       return ExitCode.JOB_FAILED;
     }
+    if (!published(claim, err)) {
+      return ExitCode.JOB_FAILED;
+    }
+    out.println("Outputs in " + claim.out() + "/: " + String.join(", ", outputs));
+    return exit;
   }
 
   /**
-   * A job that threw: damage found while reading an archive, runs that cannot be compared, or a
-   * run id that another archive job won with a different trace, are bad input (exit 2, one
-   * line); anything else is a failed job (exit 1), told by its root cause's message.
+   * A job that threw: a {@link BadInput} anywhere in the chain of causes (a damaged archive, a
+   * run id another job archived with a different trace, runs that cannot be compared) is exit 2
+   * with its one line; anything else is a failed job (exit 1), told by its root cause's message.
    */
   static int failed(RuntimeException e, PrintStream err) {
-    ArchiveRunConflictException conflict = ArchiveRunConflictException.find(e);
-    if (conflict != null) { // another job archived a different trace as this run id
-      err.println("loadprof: " + conflict.getMessage());
+    BadInput bad = FailureCauses.find(e, BadInput.class);
+    if (bad != null) {
+      err.println("loadprof: " + bad.getMessage());
       return ExitCode.BAD_INPUT;
     }
-    ArchiveCorruptException badArchive = ArchiveCorruptException.find(e);
-    if (badArchive != null) {
-      err.println("loadprof: " + badArchive.getMessage());
-      return ExitCode.BAD_INPUT;
-    }
-    String damaged = DamagedPerfDataException.messageIn(e);
-    if (damaged != null) { // bad input: perf.data that perf cannot read
-      err.println("loadprof: " + damaged);
-      return ExitCode.BAD_INPUT;
-    }
-    String cannotCompare = compareInputMessage(e);
-    if (cannotCompare != null) {
-      err.println("loadprof: " + cannotCompare);
-      return ExitCode.BAD_INPUT;
-    }
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = FailureCauses.root(e);
     String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     err.println("loadprof: the job failed: " + why + " (run again with --verbose for the"
         + " runner's log)");
     return ExitCode.JOB_FAILED;
-  }
-
-  /**
-   * The message of a CompareInputException in the chain of causes, or null. A cluster runner may
-   * hand the exception back as a stand-in that only keeps its class name and message, in its
-   * text.
-   */
-  private static String compareInputMessage(Throwable t) {
-    String prefix = CompareInputException.class.getName() + ": ";
-    for (int depth = 0; t != null && depth < 50; depth++, t = t.getCause()) {
-      if (t instanceof CompareInputException c) {
-        return c.getMessage();
-      }
-      String text = String.valueOf(t);
-      int at = text.indexOf(prefix);
-      if (at >= 0) {
-        return text.substring(at + prefix.length()).lines().findFirst().orElse("");
-      }
-    }
-    return null;
   }
 
   /** The sum of a loadprof counter over the job, 0 when the runner has no metrics. */
@@ -144,7 +125,7 @@ final class JobOutcome {
     }
   }
 
-  private static void printSummary(String outDir, PrintStream out) {
+  private static void printSummary(String outDir, String shownOut, PrintStream out) {
     ResourceId file = resolve(outDir, WriteReports.CONSOLE_SUMMARY_FILE);
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
       out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
@@ -156,7 +137,7 @@ final class JobOutcome {
               : r instanceof AnalyzeReport ? r.fileName() + " (open in a browser)" : r.fileName());
         }
       }
-      out.println("Outputs in " + outDir + "/: " + String.join(", ", names));
+      out.println("Outputs in " + shownOut + "/: " + String.join(", ", names));
     } catch (IOException e) {
       out.println("(no summary written: " + e.getMessage() + ")");
     }

@@ -63,11 +63,12 @@ final class NightlyCommand implements JobCommand {
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven());
-    OutputDir.removeDebris(outDir);
-    try (ProgressDisplay shown = progress.start(err)) {
-      AnalyzePipeline.run(options, in.traces(), in.archives(), analysis,
-          new NightlyJob(settings));
+    try (OutputClaim claim = OutputClaim.take(outDir)) {
+      try (ProgressDisplay shown = progress.start(err)) {
+        AnalyzePipeline.run(options, in.traces(), in.archives(),
+            analysis.writingTo(claim.staging()), new NightlyJob(settings));
+      }
+      return JobOutcome.judged(claim, NightlyJson.FILE_NAME, OUTPUTS, out, err);
     }
-    return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

@@ -25,7 +25,7 @@ final class OutputDir {
   /**
    * Refuses an --out that is a file, lies under a file or a kernel file system (/proc, /sys),
    * or where a probe file cannot be created and deleted (permissions do not stop root, so the
-   * probe writes for real). Directories the probe had to create are removed again.
+   * probe writes for real).
    */
   static void checkWritable(String out) throws UsageException {
     Path dir = localPath(out);
@@ -52,8 +52,9 @@ final class OutputDir {
   }
 
   /**
-   * Deletes the temporary directories that a killed analyze job left in {@code out}; only
-   * loadprof's own {@value WriteReports#TMP_PREFIX} directories, nothing else.
+   * Deletes the temporary directories that a killed job left in {@code out}; only loadprof's
+   * own {@value WriteReports#TMP_PREFIX} directories, nothing else. Called only by the job that
+   * holds --out ({@link OutputClaim}), so no live job's directory is removed.
    */
   static void removeDebris(String out) throws UsageException {
     Path dir = localPath(out);
@@ -76,30 +77,29 @@ final class OutputDir {
     }
   }
 
+  /**
+   * Creates and deletes a probe file in --out, or in its nearest existing parent when --out is
+   * new: the probe creates no directory, so two jobs probing the same new --out cannot remove
+   * each other's (which made both fail as "not writable"). The job creates --out when it starts
+   * ({@link OutputClaim}).
+   */
   private static void probe(String out, Path dir, Path existing) throws UsageException {
-    List<Path> created = new ArrayList<>();
+    Path where = Files.isDirectory(dir) ? dir : existing;
+    if (where == null) {
+      return;
+    }
     try {
-      for (Path p = dir; p != null && !p.equals(existing); p = p.getParent()) {
-        created.add(0, p);
-      }
-      for (Path p : created) {
-        Files.createDirectory(p);
-      }
-      Path probe = dir.resolve(".loadprof-probe-" + UUID.randomUUID());
+      Path probe = where.resolve(".loadprof-probe-" + UUID.randomUUID());
       Files.createFile(probe);
       Files.delete(probe);
     } catch (IOException e) {
-      throw new UsageException("--out " + out + " is not writable (" + e.getClass()
-          .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
-    } finally {
-      for (int i = created.size() - 1; i >= 0; i--) {
-        try {
-          Files.deleteIfExists(created.get(i));
-        } catch (IOException e) {
-          // Not empty after all (another writer): leave it; the job writes into it anyway.
-        }
-      }
+      throw notWritable(out, e);
     }
+  }
+
+  private static UsageException notWritable(String out, IOException e) {
+    return new UsageException("--out " + out + " is not writable (" + e.getClass()
+        .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
   }
 
   private static boolean isKernelFileSystem(Path existing) {
@@ -112,7 +112,7 @@ final class OutputDir {
   }
 
   /** The local path of --out, or null for other file systems. */
-  private static Path localPath(String out) {
+  static Path localPath(String out) {
     if (out.startsWith("file:")) {
       return Path.of(URI.create(out)).toAbsolutePath().normalize();
     }
@@ -122,7 +122,7 @@ final class OutputDir {
     return Path.of(out).toAbsolutePath().normalize();
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {

@@ -34,6 +34,12 @@ public record AnalyzeSettings(String out, long windowMs, String event, int decod
     tids = tids == null ? null : Set.copyOf(tids);
   }
 
+  /** The same job writing into {@code dir}: the CLI's private staging directory of --out. */
+  public AnalyzeSettings writingTo(String dir) {
+    return new AnalyzeSettings(dir, windowMs, event, decodePieces, parseThreads, decodeSplit,
+        pids, comm, load, tids, cpus, time, groupBy, nights, hosts);
+  }
+
   /** A builder for the job that writes to {@code out}; each group of options fills its part. */
   public static Builder builder(String out) {
     return new Builder(out);

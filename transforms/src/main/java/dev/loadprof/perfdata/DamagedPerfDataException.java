@@ -1,12 +1,13 @@
 package dev.loadprof.perfdata;
 
+import dev.loadprof.model.BadInput;
 import java.io.IOException;
 
 /**
  * perf could not read a perf.data file because the file itself is damaged (a cut or overwritten
  * header or record): bad input, not a failed job. The message names the file and what perf saw.
  */
-public final class DamagedPerfDataException extends IOException {
+public final class DamagedPerfDataException extends IOException implements BadInput {
   /** What perf prints about a damaged file (perf 6.x), in lower case. */
   private static final String[] SIGNS = {"incompatible file format", "failed to process type",
       "file is truncated", "can't parse", "invalid file", "unexpected end of file",

@@ -1,7 +1,9 @@
 package dev.loadprof.archive.beam;
 
 import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveJob;
+import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.model.RunInfo;
@@ -11,7 +13,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.io.FileSystems;
@@ -36,17 +37,12 @@ import org.slf4j.LoggerFactory;
  * Whatever a job leaves before that point is invisible, and the next job that commits the same
  * run deletes it once it is older than the grace period.
  *
- * <p>De-duplication, by run id and fingerprint of the source trace:
- * <ul>
- *   <li>no manifest for the run id: the run is added; if another job creates the manifest
- *       first, this job's files are deleted and the run is UNCHANGED (same trace) or the job
- *       fails with {@link ArchiveRunConflictException} (another trace);
- *   <li>a manifest with the same fingerprint, window and event: the run is already archived;
- *   <li>the same fingerprint, but another window or event: the run is replaced (new manifest
- *       renamed over the old one, then the old block files and index entry deleted);
- *   <li>a different fingerprint: {@link ArchiveRunConflictException} (the CLI checks this before
- *       parsing too, so users see it up front).
- * </ul>
+ * <p>Which runs are new, unchanged, replaced, repaired or in conflict is decided by
+ * {@link ArchiveRules}, as the CLI decides before parsing. If another job creates the manifest
+ * of an added run first, this job's files are deleted and the run is UNCHANGED (same trace) or
+ * the job fails with {@link ArchiveRunConflictException} (another trace). A replaced or repaired
+ * run's new manifest is renamed over the old one, then the old block files and index entry are
+ * deleted.
  */
 final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
   static final TupleTag<RunInfo> RUN = new TupleTag<>("run") {};
@@ -62,8 +58,17 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
 
   private static final Logger LOG = LoggerFactory.getLogger(CommitRun.class);
 
-  /** What happened to a run; the first word of each output line. */
-  enum Outcome { ADDED, UNCHANGED, REPLACED }
+  /** What happened to a run; the first word of each output line, and its counter. */
+  enum Outcome {
+    ADDED("archive_runs_added"), UNCHANGED("archive_runs_unchanged"),
+    REPLACED("archive_runs_replaced"), REPAIRED("archive_runs_repaired");
+
+    final String counter;
+
+    Outcome(String counter) {
+      this.counter = counter;
+    }
+  }
 
   private final ArchiveJob job;
 
@@ -87,25 +92,28 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
     staged.sort((a, b) -> a.toString().compareTo(b.toString()));
 
     ResourceId manifestFile = ArchiveLayout.manifest(archive, runId);
-    RunManifestRecord existing = ArchiveLayout.exists(manifestFile)
-        ? ArchiveFiles.readManifest(manifestFile) : null;
-    Outcome outcome = Outcome.ADDED;
-    if (existing != null) {
-      if (existing.getJobId().equals(job.jobId())) { // a retried bundle: committed already
+    ArchiveRules.Archived archived = archived(manifestFile, runId);
+    RunManifestRecord existing = archived.manifest();
+    if (existing != null && existing.getJobId().equals(job.jobId())) {
+      // A retried bundle: committed already.
+      FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
+      out.output(Outcome.ADDED + " " + runId + " (committed by an earlier attempt)");
+      return;
+    }
+    Outcome outcome;
+    switch (ArchiveRules.decide(archived, fingerprint, job.windowNs(), job.requestedEvent())) {
+      case CONFLICT -> {
         FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
-        out.output(Outcome.ADDED + " " + runId + " (committed by an earlier attempt)");
-        return;
-      }
-      if (!existing.getFingerprint().equals(fingerprint)) {
-        FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
-        throw new ArchiveRunConflictException(sameNameMessage(archive, runId,
+        throw new ArchiveRunConflictException(ArchiveRules.conflictMessage(archive, runId,
             existing.getSource(), run.source));
       }
-      if (sameParsing(existing)) {
+      case UNCHANGED -> {
         unchanged(runId, existing, staged, out);
         return;
       }
-      outcome = Outcome.REPLACED;
+      case ADD -> outcome = Outcome.ADDED;
+      case REPLACE -> outcome = Outcome.REPLACED;
+      default -> outcome = Outcome.REPAIRED;
     }
 
     List<ResourceId> targets = new ArrayList<>();
@@ -134,13 +142,13 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       if (winner != null) { // another job committed this run id first
         deleteQuietly(targets, List.of(indexEntry));
         if (!winner.getFingerprint().equals(fingerprint)) {
-          throw new ArchiveRunConflictException(sameNameMessage(archive, runId,
+          throw new ArchiveRunConflictException(ArchiveRules.conflictMessage(archive, runId,
               winner.getSource(), run.source));
         }
         unchanged(runId, winner, List.of(), out);
         return;
       }
-    } else {
+    } else { // replaced or repaired: the new manifest goes over the old one
       ResourceId temp = manifestFile.getCurrentDirectory().resolve(
           "." + runId + "." + job.jobId() + ".tmp", StandardResolveOptions.RESOLVE_FILE);
       ArchiveFiles.writeManifest(manifest, temp);
@@ -148,33 +156,48 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       // which readers see whole or not at all).
       FileSystems.rename(List.of(temp), List.of(manifestFile));
       List<ResourceId> old = new ArrayList<>();
-      for (BlockFileRecord f : existing.getBlockFiles()) {
+      // A manifest too damaged to read names no files: they are swept as debris below.
+      for (BlockFileRecord f : existing == null ? List.<BlockFileRecord>of()
+          : existing.getBlockFiles()) {
         old.add(ArchiveLayout.resolve(archive, f.getPath()));
       }
-      if (!existing.getJobId().isEmpty()) {
+      if (existing != null && !existing.getJobId().isEmpty()) {
         old.add(ArchiveLayout.indexEntry(archive, existing.getNight(),
             RunSelection.hostPartition(existing.getHost()), runId, existing.getJobId()));
       }
       FileSystems.delete(old, StandardMoveOptions.IGNORE_MISSING_FILES);
     }
     sweepDebris(runId, manifest, night, host);
-    Metrics.counter("loadprof", outcome == Outcome.ADDED ? "archive_runs_added"
-        : "archive_runs_replaced").inc();
+    Metrics.counter("loadprof", outcome.counter).inc();
     LOG.info("{} {}: {} blocks in {} files, night {}, host {}", outcome, runId, blockCount,
         files.size(), night, host);
     out.output(outcome + " " + runId + " (" + blockCount + " blocks in " + files.size()
         + " files)");
   }
 
-  private boolean sameParsing(RunManifestRecord m) {
-    return m.getWindowNs() == job.windowNs()
-        && Objects.equals(m.getRequestedEvent(), job.requestedEvent());
+  /**
+   * The run id's archived state: damaged when its manifest cannot be read, or when the CLI found
+   * its block files damaged ({@link ArchiveJob#repairs}).
+   */
+  private ArchiveRules.Archived archived(ResourceId manifestFile, String runId) {
+    if (!ArchiveLayout.exists(manifestFile)) {
+      return ArchiveRules.Archived.NONE;
+    }
+    RunManifestRecord m;
+    try {
+      m = ArchiveFiles.readManifest(manifestFile);
+    } catch (ArchiveCorruptException e) {
+      LOG.warn("{}: re-creating run {}: {}", job.archive(), runId, e.getMessage());
+      return ArchiveRules.Archived.damaged(null);
+    }
+    return job.repairs().contains(runId) ? ArchiveRules.Archived.damaged(m)
+        : new ArchiveRules.Archived(m, false);
   }
 
   private static void unchanged(String runId, RunManifestRecord existing,
       List<ResourceId> staged, OutputReceiver<String> out) throws IOException {
     FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
-    Metrics.counter("loadprof", "archive_runs_unchanged").inc();
+    Metrics.counter("loadprof", Outcome.UNCHANGED.counter).inc();
     out.output(Outcome.UNCHANGED + " " + runId + " (already archived from "
         + existing.getSource() + ")");
   }
@@ -247,12 +270,5 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       LOG.warn("halting before the manifest of {} ({} is set)", runId, HALT_BEFORE_MANIFEST);
       Runtime.getRuntime().halt(137);
     }
-  }
-
-  /** The message for two different traces with one run id (the CLI says the same up front). */
-  static String sameNameMessage(String archive, String runId, String archivedSource,
-      String newSource) {
-    return archive + " already holds a different trace with the run id '" + runId + "' (from "
-        + archivedSource + "); " + newSource + " differs. Rename it or use another archive.";
   }
 }

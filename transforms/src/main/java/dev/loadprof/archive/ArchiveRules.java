@@ -1,0 +1,63 @@
+package dev.loadprof.archive;
+
+import dev.loadprof.schemas.RunManifestRecord;
+import java.util.Objects;
+
+/**
+ * The archive's rules for a trace given to {@code loadprof archive}, by its run id and the
+ * fingerprint (SHA-256) of its content: the one place that decides, called by the CLI before
+ * anything is parsed and by the job when it commits the run.
+ */
+public final class ArchiveRules {
+  private ArchiveRules() {}
+
+  /** What to do with a trace whose run id may already be archived. */
+  public enum Decision {
+    /** No manifest for the run id: archive it. */
+    ADD,
+    /** The same content, window and event, intact: nothing to do. */
+    UNCHANGED,
+    /** The same content, another window or event: archive it again over the old run. */
+    REPLACE,
+    /** The archived run is damaged (unreadable manifest, missing or damaged block files). */
+    REPAIR,
+    /** Another trace holds the run id: refused, the user renames one. */
+    CONFLICT
+  }
+
+  /**
+   * The archived state of a run id: its manifest, or null when there is none or it cannot be
+   * read; {@code damaged} when a manifest file is there but it or its block files are damaged.
+   */
+  public record Archived(RunManifestRecord manifest, boolean damaged) {
+    public static final Archived NONE = new Archived(null, false);
+
+    public static Archived damaged(RunManifestRecord manifestIfReadable) {
+      return new Archived(manifestIfReadable, true);
+    }
+  }
+
+  /** The decision for a trace of {@code fingerprint} parsed with this window and event. */
+  public static Decision decide(Archived archived, String fingerprint, long windowNs,
+      String requestedEvent) {
+    RunManifestRecord m = archived.manifest();
+    if (m != null && !m.getFingerprint().equals(fingerprint)) {
+      return Decision.CONFLICT; // even when damaged: the run id is another trace's
+    }
+    if (archived.damaged()) {
+      return Decision.REPAIR;
+    }
+    if (m == null) {
+      return Decision.ADD;
+    }
+    return m.getWindowNs() == windowNs && Objects.equals(m.getRequestedEvent(), requestedEvent)
+        ? Decision.UNCHANGED : Decision.REPLACE;
+  }
+
+  /** The message for two different traces with one run id. */
+  public static String conflictMessage(String archive, String runId, String archivedSource,
+      String newSource) {
+    return archive + " already holds a different trace with the run id '" + runId + "' (from "
+        + archivedSource + "); " + newSource + " differs. Rename it or use another archive.";
+  }
+}
