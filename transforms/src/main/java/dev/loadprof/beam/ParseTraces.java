@@ -12,6 +12,9 @@ import dev.loadprof.perfdata.BuildIds;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
+import dev.loadprof.perfdata.reader.NativePerfDataReader;
+import dev.loadprof.perfdata.reader.PerfDataReading;
+import dev.loadprof.perfdata.symbols.SymbolSources;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +66,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   private final int decodePieces;
   private final DecodePiece.Kind splitBy;
   private final int parseThreads;
+  private final PerfDataReading perfDataReading;
 
   /**
    * @param windowNs length of a time window
@@ -70,26 +74,28 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    */
   public ParseTraces(long windowNs, String samplingEvent) {
     this(windowNs, samplingEvent, DEFAULT_DECODE_PIECES, DecodePiece.Kind.TIME,
-        DEFAULT_PARSE_THREADS);
+        DEFAULT_PARSE_THREADS, PerfDataReading.AUTO);
   }
 
   /**
    * The same, decoding each perf.data input in {@code decodePieces} pieces cut by {@code splitBy}
-   * (CPU or TIME), and parsing the text of each trace on {@code parseThreads} threads.
+   * (CPU or TIME), and parsing the text of each trace on {@code parseThreads} threads; perf.data
+   * is read as {@code perfDataReading} says.
    */
   public ParseTraces(long windowNs, String samplingEvent, int decodePieces,
-      DecodePiece.Kind splitBy, int parseThreads) {
+      DecodePiece.Kind splitBy, int parseThreads, PerfDataReading perfDataReading) {
     this.windowNs = windowNs;
     this.samplingEvent = samplingEvent;
     this.decodePieces = decodePieces;
     this.splitBy = splitBy;
     this.parseThreads = parseThreads;
+    this.perfDataReading = perfDataReading;
   }
 
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
     PCollectionTuple out = paths
-        .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy))
+        .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy, perfDataReading))
         .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
@@ -126,8 +132,15 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> out.get(BLOCKS).output(block));
       TreeMap<String, String> buildIds = new TreeMap<>();
+      NativePerfDataReader nativeReader = null;
       try {
-        if (pieces.get(0).isPerfData()) {
+        if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
+          NativePerfDataReader reader =
+              NativePerfDataReader.open(Path.of(path), SymbolSources.live());
+          reader.read(builder);
+          buildIds = reader.buildIds();
+          nativeReader = reader;
+        } else if (pieces.get(0).isPerfData()) {
           readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
         } else {
@@ -143,7 +156,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
       RunInfo info = builder.finish();
       info.buildIds = buildIds;
-      parser.describeRun(info);
+      if (nativeReader != null) {
+        nativeReader.describeRun(info);
+      } else {
+        parser.describeRun(info);
+      }
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }

@@ -125,6 +125,13 @@ public final class NativePerfDataReader {
     }
   }
 
+  /** Object path to build id (hex), from the file's build-id section, as perf buildid-list. */
+  public java.util.TreeMap<String, String> buildIds() {
+    java.util.TreeMap<String, String> ids = new java.util.TreeMap<>();
+    file.buildIds.forEach((path, id) -> ids.put(path, java.util.HexFormat.of().formatHex(id)));
+    return ids;
+  }
+
   /** Records read by the last {@link #read}. */
   public long records() {
     return records;
