@@ -60,7 +60,10 @@ final class PerfDataFile {
   }
 
   private void readHeader(FileChannel ch) throws IOException {
-    ByteBuffer h = read(ch, 0, FILE_HEADER_BYTES);
+    if (ch.size() < PIPE_HEADER_BYTES) {
+      throw new UnsupportedPerfDataException("it is too short for a perf.data header");
+    }
+    ByteBuffer h = read(ch, 0, PIPE_HEADER_BYTES);
     long magic = h.getLong(0);
     if (magic == Long.reverseBytes(MAGIC)) {
       throw new UnsupportedPerfDataException("it was recorded big-endian");
@@ -71,6 +74,7 @@ final class PerfDataFile {
     if (h.getLong(8) == PIPE_HEADER_BYTES) {
       throw new UnsupportedPerfDataException("it was written in pipe mode (perf record -o -)");
     }
+    h = read(ch, 0, FILE_HEADER_BYTES);
     long attrSize = h.getLong(16);
     long attrsOffset = h.getLong(24);
     long attrsSize = h.getLong(32);
