@@ -711,7 +711,9 @@ reactor_classpath() {
 native_reader() {
   local rounds="${1:-3}" iters="${2:-200}" wl="$work/workloads" cp
   if [ ! -x "$wl/mixed" ]; then
-    rm -rf "$wl" && cp -r "$home/../shared/workloads" "$wl" && make -s -C "$wl"
+    local sources="$home/../shared/workloads"
+    [ -d "$sources" ] || sources=/work/shared/workloads # from a worktree under /work/wt
+    rm -rf "$wl" && cp -r "$sources" "$wl" && make -s -C "$wl"
   fi
   gcc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -pthread -o "$wl/deep" bench/deep.c
   cp="$(reactor_classpath)"
