@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,6 +35,9 @@ class ArchitectureTest {
   /** The floors, lowest first; each lists its packages (with their subpackages). */
   static final Map<String, String[]> FLOORS = floors();
 
+  private static final Pattern LOADPROF_JAR =
+      Pattern.compile(".*/loadprof-(schemas|transforms|stores|pipelines)[^/]*\\.jar.*");
+
   private static JavaClasses main;
 
   private static Map<String, String[]> floors() {
@@ -50,10 +54,18 @@ class ArchitectureTest {
 
   @BeforeAll
   static void importMainClasses() {
+    // loadprof's own main classes: the modules' target/classes, or their jars when Maven's
+    // verify has packaged them; never test classes, nor other jars.
+    ImportOption loadprofMain = location -> location.contains("/target/classes/")
+        || (location.matches(LOADPROF_JAR)
+            && !location.contains("-tests.jar"));
     main = new ClassFileImporter()
         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+        .withImportOption(loadprofMain)
         .importPackages(ROOT);
+    if (main.stream().noneMatch(c -> c.getPackageName().equals(ROOT + ".model"))) {
+      throw new IllegalStateException("the transforms module's classes were not found");
+    }
   }
 
   private static String[] packagesOf(String... floors) {

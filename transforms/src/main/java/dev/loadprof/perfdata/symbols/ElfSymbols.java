@@ -1,6 +1,7 @@
 package dev.loadprof.perfdata.symbols;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,20 +18,20 @@ import net.fornwall.jelf.ElfSymbolTableSection;
 /**
  * The symbols of one ELF file, read with jelf, as perf 6.1 keeps them (util/symbol-elf.c):
  * defined, named STT_FUNC, STT_GNU_IFUNC and STT_OBJECT symbols and the labels of executable
- * sections (assembly entry points such as ld.so's _dl_start_user), each moved
- * from its virtual address to its file offset by the PT_LOAD segment that holds it, so that a
- * sample's address is looked up as (ip - map start + map offset). Names are kept as the table
+ * sections (assembly entry points such as ld.so's _dl_start_user), each moved from its virtual
+ * address to its file offset by the PT_LOAD segment that holds it, so that a sample's address is
+ * looked up as (ip - map start + map offset). Names are kept as the table
  * spells them: a .symtab written by ld 2.35 or later carries the version ("memcpy@@GLIBC_2.14"),
  * a .dynsym does not.
  */
 final class ElfSymbols {
   private static final int STT_NOTYPE = 0;
   private static final int STT_OBJECT = 1;
+  private static final int STT_FUNC = 2;
+  private static final int STT_GNU_IFUNC = 10;
   private static final int SHN_UNDEF = 0;
   private static final int SHN_LORESERVE = 0xff00;
   private static final long SHF_EXECINSTR = 4;
-  private static final int STT_FUNC = 2;
-  private static final int STT_GNU_IFUNC = 10;
   private static final int NT_GNU_BUILD_ID = 3;
 
   private ElfSymbols() {}
@@ -93,6 +94,12 @@ final class ElfSymbols {
       return SymbolTable.EMPTY;
     }
     ElfSymbolTableSection section = symbols.symbolTable(index);
+    byte[] strings;
+    try {
+      strings = symbols.sections().linkedStrings(index);
+    } catch (IOException e) {
+      return SymbolTable.EMPTY;
+    }
     List<ElfSegment> loads = loadSegments(segments.elf());
     List<SymbolTable.Entry> entries = new ArrayList<>();
     for (ElfSymbol symbol : section.symbols) {
@@ -103,8 +110,8 @@ final class ElfSymbols {
       if (load == null) {
         continue; // perf drops a symbol that no load segment holds
       }
-      String name = symbol.getName();
-      if (name == null || name.isEmpty()) {
+      String name = nameAt(strings, symbol.st_name);
+      if (name.isEmpty()) {
         continue;
       }
       entries.add(new SymbolTable.Entry(symbol.st_value - (load.p_vaddr - load.p_offset),
@@ -112,6 +119,18 @@ final class ElfSymbols {
     }
     return SymbolTable.of(demangleAliases(entries, demangler), false)
         .plus(PltSymbols.of(segments));
+  }
+
+  /** The NUL-terminated name at {@code offset} of a string table; "" when out of range. */
+  private static String nameAt(byte[] strings, int offset) {
+    if (offset < 0 || offset >= strings.length) {
+      return "";
+    }
+    int end = offset;
+    while (end < strings.length && strings[end] != 0) {
+      end++;
+    }
+    return new String(strings, offset, end - offset, StandardCharsets.UTF_8);
   }
 
   private static List<SymbolTable.Entry> demangleAliases(List<SymbolTable.Entry> entries,

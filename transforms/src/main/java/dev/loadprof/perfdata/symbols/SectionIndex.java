@@ -22,15 +22,21 @@ final class SectionIndex {
   private static final int SHT_NOTE = 7;
   private static final int SHT_DYNSYM = 11;
 
+  private final Path path;
+  private long[] offsets = new long[0];
+  private long[] sizes = new long[0];
+  private int[] links = new int[0];
   private final Map<String, Integer> byName = new HashMap<>();
   private final List<Integer> notes = new ArrayList<>();
   private int symtab = -1;
   private int dynsym = -1;
 
-  private SectionIndex() {}
+  private SectionIndex(Path path) {
+    this.path = path;
+  }
 
   static SectionIndex read(Path path, ElfFile elf) throws IOException {
-    SectionIndex index = new SectionIndex();
+    SectionIndex index = new SectionIndex(path);
     int count = elf.e_shnum & 0xffff;
     int size = elf.e_shentsize & 0xffff;
     ByteBuffer headers = ByteBuffer.allocate(count * size).order(
@@ -42,9 +48,18 @@ final class SectionIndex {
       }
     }
     var names = count > 0 ? elf.getSectionNameStringTable() : null;
+    boolean is64 = !elf.is32Bits();
+    index.offsets = new long[count];
+    index.sizes = new long[count];
+    index.links = new int[count];
     for (int i = 1; i < count && (i + 1) * size <= headers.position(); i++) {
-      int name = headers.getInt(i * size);
-      int type = headers.getInt(i * size + 4);
+      int at = i * size;
+      int name = headers.getInt(at);
+      int type = headers.getInt(at + 4);
+      // Elf64_Shdr: offset at 24, size at 32, link at 40; Elf32_Shdr: 16, 20, 24
+      index.offsets[i] = is64 ? headers.getLong(at + 24) : unsigned(headers.getInt(at + 16));
+      index.sizes[i] = is64 ? headers.getLong(at + 32) : unsigned(headers.getInt(at + 20));
+      index.links[i] = headers.getInt(at + (is64 ? 40 : 24));
       if (type == SHT_SYMTAB && index.symtab < 0) {
         index.symtab = i;
       } else if (type == SHT_DYNSYM && index.dynsym < 0) {
@@ -57,6 +72,29 @@ final class SectionIndex {
       }
     }
     return index;
+  }
+
+  private static long unsigned(int value) {
+    return Integer.toUnsignedLong(value);
+  }
+
+  /**
+   * The bytes of the string table linked to section {@code index} (a symbol table's names), read
+   * at once: jelf reads a name a byte at a time, which made names most of a large file's cost.
+   */
+  byte[] linkedStrings(int index) throws IOException {
+    int strings = links[index];
+    if (strings <= 0 || strings >= offsets.length || sizes[strings] > Integer.MAX_VALUE) {
+      return new byte[0];
+    }
+    ByteBuffer bytes = ByteBuffer.allocate((int) sizes[strings]);
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      while (bytes.hasRemaining()
+          && channel.read(bytes, offsets[strings] + bytes.position()) > 0) {
+        // read until the table is in
+      }
+    }
+    return bytes.array();
   }
 
   /** The .symtab's index, or -1. */

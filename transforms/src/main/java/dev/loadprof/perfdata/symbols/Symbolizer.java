@@ -15,6 +15,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * once and shared by all processes that map it. Printed addresses follow perf: relative to the
  * object (ip - map start + file offset) for files, absolute for the kernel, JIT code, anonymous
  * memory and addresses outside every map. Safe to call from several threads.
+ *
+ * <p>Give {@link #mmap} the build ids the recording holds (MMAP2 records, or the header's build-id
+ * table, at their real length: 20 bytes for SHA-1); without one, the object on disk gives its
+ * own, as perf does. Close the symbolizer to end its c++filt process.
  */
 public final class Symbolizer implements AutoCloseable {
   static final String UNKNOWN = "[unknown]";

@@ -30,7 +30,8 @@ public final class PerfTruth {
       Pattern.compile("PERF_RECORD_FORK\\((-?\\d+):-?\\d+\\):\\((-?\\d+):-?\\d+\\)");
   private static final Pattern EXEC = Pattern.compile("PERF_RECORD_COMM exec: .*:(-?\\d+)/-?\\d+");
   private static final Pattern SAMPLE = Pattern.compile("PERF_RECORD_SAMPLE\\([^)]*\\): (-?\\d+)/");
-  private static final Pattern CHAIN_ENTRY = Pattern.compile("^\\.\\.\\.\\.\\.\\s+\\d+: ([0-9a-f]+)$");
+  private static final Pattern CHAIN_ENTRY =
+      Pattern.compile("^\\.\\.\\.\\.\\.\\s+\\d+: ([0-9a-f]+)$");
   private static final Pattern FRAME =
       Pattern.compile("^\\s+([0-9a-f]+) (.*?) \\(((?:/|\\[).*)\\)$");
   private static final long CONTEXT_KERNEL = -128;
@@ -51,7 +52,8 @@ public final class PerfTruth {
   /** Skips the test unless perf, gcc and root are here. */
   static void assumeToolsAndRoot() {
     assumeTrue(onPath("perf") && onPath("gcc"), "SKIPPED: needs perf and gcc on the PATH");
-    assumeTrue("root".equals(System.getProperty("user.name")), "SKIPPED: perf record -g needs root");
+    assumeTrue("root".equals(System.getProperty("user.name")),
+        "SKIPPED: perf record -g needs root");
   }
 
   private static boolean onPath(String tool) {
@@ -64,7 +66,8 @@ public final class PerfTruth {
   }
 
   /** Runs a command in {@code dir}, failing the test with its output when it fails. */
-  public static String run(Path dir, List<String> command) throws IOException, InterruptedException {
+  public static String run(Path dir, List<String> command)
+      throws IOException, InterruptedException {
     Process process = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     byte[] out = process.getInputStream().readAllBytes();

@@ -40,8 +40,10 @@ class SymbolTableTest {
     SymbolTable.Entry sized = entry("sized_local", 8, LOCAL);
     SymbolTable.Entry unsized = entry("unsized_global", 0, GLOBAL);
     SymbolTable.Entry next = new SymbolTable.Entry(0x2000, 8, GLOBAL, "next", "");
-    assertEquals("sized_local", nameAt(SymbolTable.of(List.of(unsized, sized, next), false), 0x1000));
-    assertEquals("unsized_global", nameAt(SymbolTable.of(List.of(sized, unsized, next), false), 0x1000));
+    assertEquals("sized_local",
+        nameAt(SymbolTable.of(List.of(unsized, sized, next), false), 0x1000));
+    assertEquals("unsized_global",
+        nameAt(SymbolTable.of(List.of(sized, unsized, next), false), 0x1000));
   }
 
   @ParameterizedTest

@@ -194,6 +194,25 @@ class SymbolizerAgainstPerfTest {
   }
 
   @Test
+  void vdsoFramesComeFromTheCachedVdso() throws Exception {
+    Path program = PerfTruth.compile(dir, "progvdso", "gcc", """
+        #include <stdlib.h>
+        #include <time.h>
+        int main(int argc, char **argv) {
+          struct timespec ts; unsigned long sum = 0;
+          for (long i = 0; i < atol(argv[1]); i++) {
+            clock_gettime(CLOCK_MONOTONIC, &ts); sum += ts.tv_nsec;
+          }
+          return sum == 42;
+        }
+        """, List.of());
+    Path data = PerfTruth.record(dir, "vdso", List.of(program.toString(), "3000000"));
+    PerfTruth.Replay replay = replayLive(data);
+    assertSame(replay);
+    assertSeen(replay, f -> f.dso().equals("[vdso]") && f.symbol().startsWith("__vdso_"));
+  }
+
+  @Test
   void buildIdCacheServesTheRecordedBinaryAfterARebuild() throws Exception {
     Path cache = Files.createDirectories(dir.resolve("cache"));
     List<String> perf = List.of("perf", "--buildid-dir", cache.toString());
@@ -205,15 +224,18 @@ class SymbolizerAgainstPerfTest {
     PerfTruth.run(dir, record);
     // the same path now holds another build: different code, so other symbols at the addresses
     PerfTruth.compile(dir, "progre", "gcc",
-        "int other_function(int x) { return x * 7; }\n" + C_PROGRAM.replace("local_spin", "renamed"),
+        "int other_function(int x) { return x * 7; }\n"
+            + C_PROGRAM.replace("local_spin", "renamed"),
         List.of("-O0"));
     try (Symbolizer symbolizer = new Symbolizer(
-        new SymbolSources(Path.of("/"), cache, Path.of("/nonexistent/kallsyms"), Path.of("/tmp")))) {
+        new SymbolSources(Path.of("/"), cache, Path.of("/nonexistent/kallsyms"),
+            Path.of("/tmp")))) {
       PerfTruth.Replay replay = PerfTruth.replay(data, perf, List.of(), symbolizer);
       assertSame(replay);
       assertSeen(replay, f -> f.symbol().equals("local_spin")); // only the cached copy has it
       // kernel names came from the cache's copy of kallsyms, since the configured one is absent
-      assertSeen(replay, f -> f.dso().equals("[kernel.kallsyms]") && !f.symbol().equals("[unknown]"));
+      assertSeen(replay,
+          f -> f.dso().equals("[kernel.kallsyms]") && !f.symbol().equals("[unknown]"));
     }
   }
 
@@ -243,10 +265,25 @@ class SymbolizerAgainstPerfTest {
   private static void assertSame(PerfTruth.Replay replay) {
     assertTrue(replay.pairs().size() > 100, "too few frames to compare: " + replay.pairs().size());
     assertEquals(0, replay.unzippedSamples(), "samples whose frames could not be paired");
-    List<PerfTruth.Pair> differences = replay.differences();
+    List<PerfTruth.Pair> differences = replay.differences().stream()
+        .filter(p -> !pltOverlap(p)).toList();
     assertEquals(List.of(), differences.stream().map(SymbolizerAgainstPerfTest::describe)
             .distinct().limit(20).toList(),
         differences.size() + " of " + replay.pairs().size() + " frames differ from perf's");
+    long overlaps = replay.differences().size() - differences.size();
+    assertTrue(overlaps * 100 <= 3L * replay.pairs().size(), overlaps + " PLT overlaps");
+  }
+
+  /**
+   * The one known difference: an address in a PLT entry perf makes up ("clock_gettime@plt") that
+   * an unsized symbol before the PLT also covers (_init, extended to the next symbol). perf's
+   * red-black tree returns whichever of the two its search meets first, which depends on the
+   * tree's shape (seen both ways on this machine); the symbolizer always names the PLT entry.
+   */
+  private static boolean pltOverlap(PerfTruth.Pair pair) {
+    return pair.ours().symbol().endsWith("@plt") && !pair.perf().symbol().endsWith("@plt")
+        && !pair.perf().symbol().equals("[unknown]") && pair.perf().dso().equals(pair.ours().dso())
+        && pair.perf().address() == pair.ours().address();
   }
 
   private static String describe(PerfTruth.Pair pair) {

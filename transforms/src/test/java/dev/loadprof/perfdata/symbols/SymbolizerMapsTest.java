@@ -37,7 +37,8 @@ class SymbolizerMapsTest {
   @Test
   void addressesOutsideEveryMapAreUnknownAndAbsolute() {
     symbolizer.mmap(42, 0x400000, 0x1000, 0, "[heap]", null);
-    assertEquals(new Frame("[unknown]", "[unknown]", 0x500000), symbolizer.frame(42, 0x500000, false));
+    assertEquals(new Frame("[unknown]", "[unknown]", 0x500000),
+        symbolizer.frame(42, 0x500000, false));
     assertEquals(new Frame("[unknown]", "[unknown]", 0x10), symbolizer.frame(7, 0x10, false));
   }
 
@@ -52,7 +53,8 @@ class SymbolizerMapsTest {
     symbolizer.mmap(42, JIT, 0x10000, 0, "//anon", null);
     String map = dir.resolve("perf-42.map").toString();
     assertEquals(new Frame("LFoo;::bar", map, JIT + 0x3f), symbolizer.frame(42, JIT + 0x3f, false));
-    assertEquals(new Frame("Interpreter", map, JIT + 0x40), symbolizer.frame(42, JIT + 0x40, false));
+    assertEquals(new Frame("Interpreter", map, JIT + 0x40),
+        symbolizer.frame(42, JIT + 0x40, false));
     // past the last entry's size, and a process without a map file
     assertEquals(new Frame("[unknown]", map, JIT + 0x50), symbolizer.frame(42, JIT + 0x50, false));
     symbolizer.mmap(43, JIT, 0x10000, 0, "//anon", null);
@@ -115,7 +117,8 @@ class SymbolizerMapsTest {
         0000000000000000 T _text
         0000000000000000 T schedule
         """);
-    Symbolizer restricted = new Symbolizer(new SymbolSources(dir, dir, dir.resolve("kallsyms"), dir));
+    Symbolizer restricted =
+        new Symbolizer(new SymbolSources(dir, dir, dir.resolve("kallsyms"), dir));
     assertEquals(new Frame("[unknown]", "[kernel.kallsyms]", 0xffffffff81000200L),
         restricted.frame(1, 0xffffffff81000200L, true));
     assertTrue(restricted.kernelSymbolProblem().contains("kptr_restrict"),
