@@ -51,7 +51,7 @@ class NativeReaderAgainstPerfScriptTest {
 
   @Test
   void perProcessContextSwitchesMatchPerfScript() throws Exception {
-    Path data = record("phases.data", List.of("-g", "--switch-events", "-e", "cpu-clock"),
+    Path data = record("per-process.data", List.of("-g", "--switch-events", "-e", "cpu-clock"),
         workloads.resolve("mixed") + " 20");
     compare(data);
   }
