@@ -24,6 +24,8 @@
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
 #                              where the example's start-up goes (class-load timeline, CPU by thread)
+#   bench/run.sh cds [ROUNDS]   the example with and without its class-data archive (interleaved,
+#                              medians), and how long a build's training runs take
 #   bench/run.sh curve [ROUNDS] [SIZES] the cost curve: wall and max RSS of analyze at about 10 MB,
 #                              100 MB, 1 GB and 5 GB of text, by the launcher's choice, on
 #                              embedded Flink and (up to 1 GB) the DirectRunner; plots
@@ -655,6 +657,41 @@ perfdata() {
   echo "uptime: $(uptime)"
 }
 
+# The class-data archives (issue 18 item 10): the example with and without its archive,
+# interleaved in one run (medians, per-round ratios), outputs compared; then how long the
+# training runs of a build take (LOADPROF_CDS=train, all classpaths).
+cds() {
+  local rounds="${1:-7}"
+  ./loadprof analyze -o "$work/cds-out-on" examples/phases.txt.gz >/dev/null 2>&1 # builds if needed
+  echo "uptime: $(uptime)"
+  local on="" off="" ratios="" mode t0 t1 a b
+  for round in $(seq "$rounds"); do
+    for mode in on off; do
+      t0=$(date +%s.%N)
+      LOADPROF_CDS=$mode ./loadprof analyze -o "$work/cds-out-$mode" examples/phases.txt.gz \
+        >"$work/cds-$mode.log" 2>&1
+      t1=$(date +%s.%N)
+      [ "$mode" = on ] && a=$(echo "$t1 - $t0" | bc) || b=$(echo "$t1 - $t0" | bc)
+    done
+    on+="$a "; off+="$b "; ratios+="$(echo "$a / $b" | bc -l | cut -c1-5) "
+  done
+  local m_on m_off
+  m_on=$(echo "$on" | tr ' ' '\n' | grep . | median)
+  m_off=$(echo "$off" | tr ' ' '\n' | grep . | median)
+  printf 'with archive     median %5.2f s  (rounds: %s)\n' "$m_on" "${on% }"
+  printf 'without archive  median %5.2f s  (rounds: %s)\n' "$m_off" "${off% }"
+  printf 'ratio of medians %4.2f; per-round ratios median %s\n' "$(echo "$m_on / $m_off" | bc -l)" \
+    "$(echo "$ratios" | tr ' ' '\n' | grep . | median)"
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json report.html; do
+    cmp -s "$work/cds-out-on/$f" "$work/cds-out-off/$f" || echo "  OUTPUT DIFFERS: $f"
+  done
+  t0=$(date +%s.%N)
+  LOADPROF_CDS=train ./loadprof
+  t1=$(date +%s.%N)
+  echo "training runs (all classpaths): $(echo "$t1 - $t0" | bc) s"
+  echo "uptime: $(uptime)"
+}
+
 startup() {
   # Builds if needed and makes the launcher's first-use files, so that no timed run pays for them.
   ./loadprof analyze -o "$work/startup-out" examples/phases.txt.gz >/dev/null 2>&1
@@ -774,6 +811,7 @@ native_reader() {
 
 case "${1:-}" in
   startup) shift; startup "$@" ;;
+  cds) shift; cds "$@" ;;
   curve) shift; curve "$@" ;;
   perfdata) shift; perfdata "$@" ;;
   gzip) shift; gzip_read_ahead "$@" ;;

@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
@@ -25,6 +27,7 @@ final class AnalyzeCommand implements JobCommand {
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
+  @Mixin ProgressOptions progress;
 
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
@@ -44,7 +47,10 @@ final class AnalyzeCommand implements JobCommand {
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven());
     OutputDir.removeDebris(outDir);
-    PipelineResult result = AnalyzePipeline.run(options, in.traces(), in.archives(), settings);
+    PipelineResult result;
+    try (ProgressDisplay shown = progress.start(err)) {
+      result = AnalyzePipeline.run(options, in.traces(), in.archives(), settings);
+    }
     return JobOutcome.analyzed(result, outDir, in.runs(), out, err);
   }
 }

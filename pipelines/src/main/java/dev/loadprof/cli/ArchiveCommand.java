@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.beam.ArchiveFiles;
 import dev.loadprof.archive.ArchiveJob;
@@ -45,6 +47,7 @@ final class ArchiveCommand implements JobCommand {
   @Mixin ArchivePartitionOptions partition;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
+  @Mixin ProgressOptions progress;
 
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
@@ -88,7 +91,7 @@ final class ArchiveCommand implements JobCommand {
       out.println("Deleted " + swept + " staged files of failed archive jobs.");
     }
     PipelineResult result;
-    try {
+    try (ProgressDisplay shown = progress.start(err)) {
       result = ArchivePipeline.run(options, todo, settings, job);
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);

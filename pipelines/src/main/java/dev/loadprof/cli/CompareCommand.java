@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
@@ -39,13 +41,16 @@ final class CompareCommand implements JobCommand {
   @Mixin ComparisonOptions comparison;
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
+  @Mixin ProgressOptions progress;
 
-  @Option(names = "--baseline", paramLabel = "PATH", description = "A baseline trace, glob or"
-      + " archive; repeat the option for more runs.")
+  // arity 1..*: every value up to the next option, so that a shell glob's expansion works.
+  @Option(names = "--baseline", paramLabel = "PATH", arity = "1..*", description = "Baseline"
+      + " traces, globs or archives, as many as follow the flag (or repeat it), e.g."
+      + " --baseline base-*.txt.gz or --baseline 'base-*.txt.gz'.")
   List<String> baseline = new ArrayList<>();
 
-  @Option(names = "--candidate", paramLabel = "PATH", description = "A candidate trace, glob"
-      + " or archive; repeat the option for more runs.")
+  @Option(names = "--candidate", paramLabel = "PATH", arity = "1..*", description = "Candidate"
+      + " traces, globs or archives, likewise: --candidate new-1.txt.gz new-2.txt.gz.")
   List<String> candidate = new ArrayList<>();
 
   @Override
@@ -80,7 +85,9 @@ final class CompareCommand implements JobCommand {
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
     OutputDir.removeDebris(outDir);
-    AnalyzePipeline.run(options, traces, archives, analysis, new CompareJob(sides, settings));
+    try (ProgressDisplay shown = progress.start(err)) {
+      AnalyzePipeline.run(options, traces, archives, analysis, new CompareJob(sides, settings));
+    }
     return JobOutcome.judged(outDir, CompareJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

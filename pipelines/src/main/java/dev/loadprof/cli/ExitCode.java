@@ -7,12 +7,16 @@ public final class ExitCode {
   public static final int BAD_INPUT = 2;
   /** compare and nightly: a significant real-time regression (Verdict.EXIT_REGRESSION). */
   public static final int REGRESSION = 3;
+  /** compare and nightly: a process ran on one side only (Verdict.EXIT_MISSING). */
+  public static final int MISSING = 4;
 
   static final String DOCUMENTED = "Exit codes: 0 success, 1 the job failed, 2 bad usage or"
       + " bad input.";
 
   static final String DOCUMENTED_COMPARE = "Exit codes: 0 no significant regression, 3 a"
-      + " significant real-time regression, 1 the job failed, 2 bad usage or bad input.";
+      + " significant real-time regression, 4 a process past the thresholds ran on one side"
+      + " only (missing), 1 the job failed, 2 bad usage or bad input (also a --comm or --pid"
+      + " that matches no process).";
 
   private ExitCode() {}
 }

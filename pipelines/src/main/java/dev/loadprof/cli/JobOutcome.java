@@ -3,6 +3,7 @@ package dev.loadprof.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.perfdata.DamagedPerfDataException;
 import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.compare.CompareInputException;
@@ -86,6 +87,11 @@ final class JobOutcome {
     ArchiveCorruptException badArchive = ArchiveCorruptException.find(e);
     if (badArchive != null) {
       err.println("loadprof: " + badArchive.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
+    String damaged = DamagedPerfDataException.messageIn(e);
+    if (damaged != null) { // bad input: perf.data that perf cannot read
+      err.println("loadprof: " + damaged);
       return ExitCode.BAD_INPUT;
     }
     String cannotCompare = compareInputMessage(e);

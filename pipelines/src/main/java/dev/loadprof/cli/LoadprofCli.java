@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import java.io.File;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -23,7 +24,8 @@ import picocli.CommandLine.ScopeType;
     subcommands = {RecordCommand.class, AnalyzeCommand.class, ArchiveCommand.class,
         CompareCommand.class, NightlyCommand.class},
     footer = "%nRun 'loadprof COMMAND --help' for a command's options." + Usage.RECORD
-        + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression.%n")
+        + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression, 4 a process missing"
+        + " from one side.%n")
 public final class LoadprofCli {
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -45,6 +47,11 @@ public final class LoadprofCli {
         return ExitCode.BAD_INPUT;
       }
       JobCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
+      String tempFull = FreeSpace.tempDirTooFull(new File(System.getProperty("java.io.tmpdir")));
+      if (tempFull != null) {
+        err.println("loadprof: " + tempFull);
+        return ExitCode.JOB_FAILED;
+      }
       return command.run(split.pipelineArgs(), out, err);
     } catch (ParameterException e) {
       err.println("loadprof: " + Usage.errorLine(e));
@@ -53,7 +60,16 @@ public final class LoadprofCli {
       err.println("loadprof: " + e.getMessage());
       return ExitCode.BAD_INPUT;
     } catch (RuntimeException e) {
+      String diskFull = FreeSpace.diskFull(e);
+      if (diskFull != null) {
+        err.println("loadprof: " + diskFull);
+        return ExitCode.JOB_FAILED;
+      }
       return JobOutcome.failed(e, err);
+    } catch (Error e) { // out of memory, a native library that cannot load: one line too
+      err.println("loadprof: the job failed: " + e + " (run again with --verbose for the"
+          + " runner's log)");
+      return ExitCode.JOB_FAILED;
     } finally {
       outWriter.flush();
     }

@@ -11,6 +11,9 @@ import java.util.List;
 final class Logging {
   static final String VERBOSE = "--verbose";
   private static final String DEFAULT_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+  /** Loggers that are off unless verbose: a failed Flink job's ~200 lines of stack traces. */
+  private static final String[] QUIET_BY_DEFAULT = {"org.apache.flink",
+      "org.apache.beam.runners.flink"};
 
   private Logging() {}
 
@@ -22,6 +25,9 @@ final class Logging {
       }
       if (a.equals(VERBOSE)) {
         System.setProperty(DEFAULT_LEVEL, "info");
+        for (String quietByDefault : QUIET_BY_DEFAULT) { // off in simplelogger.properties
+          System.setProperty("org.slf4j.simpleLogger.log." + quietByDefault, "info");
+        }
         return;
       }
     }

@@ -1,5 +1,7 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.compare.NightlyJob;
 import dev.loadprof.compare.NightlyJson;
 import dev.loadprof.compare.NightlySettings;
@@ -36,6 +38,7 @@ final class NightlyCommand implements JobCommand {
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
+  @Mixin ProgressOptions progress;
 
   @Option(names = "--history", paramLabel = "N", converter = Converters.Positive.class,
       description = "The latest night is compared with at most N nights before it, back to"
@@ -61,7 +64,10 @@ final class NightlyCommand implements JobCommand {
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven());
     OutputDir.removeDebris(outDir);
-    AnalyzePipeline.run(options, in.traces(), in.archives(), analysis, new NightlyJob(settings));
+    try (ProgressDisplay shown = progress.start(err)) {
+      AnalyzePipeline.run(options, in.traces(), in.archives(), analysis,
+          new NightlyJob(settings));
+    }
     return JobOutcome.judged(outDir, NightlyJson.FILE_NAME, OUTPUTS, out, err);
   }
 }

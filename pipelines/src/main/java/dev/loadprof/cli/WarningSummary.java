@@ -1,6 +1,7 @@
 package dev.loadprof.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.report.Printable;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ final class WarningSummary {
         total++;
       }
     }
+    printDuplicatesDropped(summary, err);
     if (total == 0) {
       return;
     }
@@ -45,5 +47,36 @@ final class WarningSummary {
         (sources.size() == 1 ? sources.get(0) : sources.size() + " traces ("
             + String.join(", ", sources.subList(0, Math.min(NAMED_RUNS, sources.size())))
             + (sources.size() > NAMED_RUNS ? ", ..." : "") + ")") + ": " + warning)));
+  }
+
+  /**
+   * perf writes a handful of records twice into clean recordings; dropping the copies changes
+   * no figure, so they are one info line, not a warning. Runs with so many that a warning says
+   * so (the file was probably merged or edited) are left to that warning.
+   */
+  private static void printDuplicatesDropped(JsonNode summary, PrintStream err) {
+    long dropped = 0;
+    List<String> sources = new ArrayList<>();
+    for (JsonNode run : summary.path("runs")) {
+      JsonNode h = run.path("health");
+      long n = h.path(TraceHealth.DUPLICATE_SAMPLES).asLong()
+          + h.path(TraceHealth.DUPLICATE_SWITCHES).asLong()
+          + h.path(TraceHealth.DUPLICATE_WAKEUPS).asLong();
+      boolean warned = false;
+      for (JsonNode w : run.path("warnings")) {
+        warned |= w.asText().contains(" duplicate records ");
+      }
+      if (n > 0 && !warned) {
+        dropped += n;
+        sources.add(run.path("source").asText());
+      }
+    }
+    if (dropped > 0) {
+      err.println("loadprof: info: " + dropped + " exact duplicate records (perf writes a few"
+          + " into a recording) were dropped, so each event counts once; no figure is off ("
+          + Printable.escape(sources.size() == 1 ? sources.get(0) : sources.size() + " traces: "
+          + String.join(", ", sources.subList(0, Math.min(NAMED_RUNS, sources.size())))
+          + (sources.size() > NAMED_RUNS ? ", ..." : "")) + "; health in summary.json)");
+    }
   }
 }

@@ -26,7 +26,8 @@ public final class ArchivePipeline {
     PCollectionTuple parsed = p
         .apply("List traces", Create.of(traces).withCoder(StringUtf8Coder.of()))
         .apply("Spread traces over workers", Reshuffle.viaRandomKey())
-        .apply("Parse traces", AnalyzePipeline.parseTraces(windowNs, settings));
+        .apply("Parse traces", AnalyzePipeline.parseTraces(windowNs, settings)
+            .withWarningsLogged());
     parsed.apply("Write archive", new WriteArchive(job, WriteArchive.DEFAULT_SHARDS_PER_RUN));
   }
 

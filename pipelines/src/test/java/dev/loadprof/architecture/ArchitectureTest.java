@@ -42,7 +42,7 @@ class ArchitectureTest {
 
   private static Map<String, String[]> floors() {
     Map<String, String[]> f = new java.util.LinkedHashMap<>();
-    f.put("data model", new String[] {"schemas", "codec", "model"});
+    f.put("data model", new String[] {"schemas", "codec", "model", "progress"});
     f.put("readers", new String[] {"parse", "perfdata"});
     f.put("analysis cores", new String[] {"block", "load", "profile"});
     f.put("outputs", new String[] {"report", "compare"});

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The ./loadprof launcher's choices by input size, read from its dry run
  * (LOADPROF_DRY_RUN=1 prints the java command and changes nothing): C1 and the serial collector
  * for the small example, embedded Flink with a console line from ~512 MB of text, and the
- * user's --runner always wins. Big inputs are sparse files: only their size is read.
+ * user's --runner always wins. Big inputs are sparse files: only their size is read. The
+ * class-data archives: made by training runs (LOADPROF_CDS=train), one per classpath, mapped
+ * only while current, never dumped by a user's job; checked in a copy of the launcher beside a
+ * fake build, with a fake java on the PATH, so that exit codes and files can be watched.
  */
 class LauncherTest {
   private static final Path LAUNCHER = Paths.get("..", "loadprof").toAbsolutePath().normalize();
@@ -33,11 +37,17 @@ class LauncherTest {
   record DryRun(String command, String console) {}
 
   private static DryRun dryRun(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
+    return dryRun(LAUNCHER, args);
+  }
+
+  private static DryRun dryRun(Path launcher, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("bash", launcher.toString()));
     command.addAll(List.of(args));
     ProcessBuilder b = new ProcessBuilder(command);
     b.environment().put("LOADPROF_DRY_RUN", "1");
     b.environment().remove("LOADPROF_JAVA_OPTS");
+    b.environment().remove("LOADPROF_CDS");
     Process p = b.start();
     assertEquals(true, p.waitFor(60, TimeUnit.SECONDS), "the launcher's dry run hung");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -134,5 +144,162 @@ class LauncherTest {
     Path gz = sparse("big.txt.gz", 40L << 20); // 16 x 40 MB = 640 MB of text
     assertThat(dryRun("analyze", gz.toString()).command(), containsString("--runner flink"));
     Files.delete(gz);
+  }
+
+  // ---------------------------------------------------------------- class-data archives
+
+  /** A copy of the launcher beside a fake, current build: jars, target/lib, stores. */
+  private Path fakeHome() throws IOException {
+    Path home = dir.resolve("home");
+    Path target = Files.createDirectories(home.resolve("pipelines/target"));
+    for (String module : List.of("schemas", "transforms", "stores", "pipelines")) {
+      Files.createDirectories(home.resolve(module).resolve("src/main"));
+      Files.writeString(home.resolve(module).resolve("pom.xml"), "");
+    }
+    Files.writeString(home.resolve("pom.xml"), "");
+    Files.createDirectories(home.resolve("examples"));
+    Files.writeString(home.resolve("examples/phases.txt.gz"), "");
+    Files.writeString(target.resolve("loadprof.jar"), "jar");
+    Files.createDirectories(target.resolve("lib"));
+    Files.writeString(target.resolve("lib/beam-sdks-java-core.jar"), "jar");
+    Files.writeString(target.resolve("lib/flink-core.jar"), "jar");
+    Files.createDirectories(home.resolve("stores/target/lib-stores"));
+    Files.writeString(home.resolve("stores/target/loadprof-stores.jar"), "jar");
+    Files.copy(LAUNCHER, home.resolve("loadprof"));
+    age(home, 120);
+    Files.writeString(target.resolve(".loadprof-built"), ""); // built after every source
+    return home;
+  }
+
+  /** Sets every file's time under {@code root} to {@code seconds} ago. */
+  private static void age(Path root, long seconds) throws IOException {
+    java.nio.file.attribute.FileTime then = java.nio.file.attribute.FileTime.fromMillis(
+        System.currentTimeMillis() - seconds * 1000);
+    try (var files = Files.walk(root)) {
+      for (Path f : files.toList()) {
+        Files.setLastModifiedTime(f, then);
+      }
+    }
+  }
+
+  private static Path archive(Path home, String kind) throws IOException {
+    Path cds = Files.createDirectories(home.resolve("pipelines/target/cds"));
+    return Files.writeString(cds.resolve(kind + ".jsa"), "archive");
+  }
+
+  @Test
+  void aUsersJobNeverDumpsAClassDataArchive() throws Exception {
+    Path big = sparse("big.txt", 600L << 20);
+    for (String[] args : new String[][] {{"analyze", EXAMPLE}, {"analyze", big.toString()},
+        {"compare", "a", "b"}, {"archive", "-o", dir.toString(), EXAMPLE}}) {
+      assertThat(dryRun(args).command(), not(containsString("ArchiveClassesAtExit")));
+    }
+  }
+
+  @Test
+  void eachClasspathMapsItsOwnCurrentArchive() throws Exception {
+    Path home = fakeHome();
+    for (String kind : List.of("direct", "full", "direct-stores", "full-stores")) {
+      archive(home, kind);
+    }
+    Path launcher = home.resolve("loadprof");
+    Path small = Files.writeString(dir.resolve("small.txt"), "x");
+    String cds = home.resolve("pipelines/target/cds") + "/";
+    assertThat(dryRun(launcher, "analyze", small.toString()).command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "direct.jsa "));
+    assertThat(dryRun(launcher, "compare", "a", "b").command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "full.jsa "));
+    assertThat(dryRun(launcher, "analyze", "s3://bucket/run.txt").command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "full-stores.jsa "));
+    assertThat(dryRun(launcher, "analyze", "--runner", "flink", small.toString()).command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "full.jsa "));
+    assertThat(dryRun(launcher, "analyze", small.toString()).command(),
+        containsString("-XX:ErrorFile=")); // a crash report never lands in the user's directory
+  }
+
+  @Test
+  void aMissingOrStaleArchiveIsNotMapped() throws Exception {
+    Path home = fakeHome();
+    Path launcher = home.resolve("loadprof");
+    Path small = Files.writeString(dir.resolve("small.txt"), "x");
+    assertThat(dryRun(launcher, "analyze", small.toString()).command(),
+        not(containsString("SharedArchiveFile")));
+    Path direct = archive(home, "direct");
+    Files.setLastModifiedTime(direct, java.nio.file.attribute.FileTime.fromMillis(
+        System.currentTimeMillis() - 200_000)); // older than the jars: a build came after it
+    assertThat(dryRun(launcher, "analyze", small.toString()).command(),
+        not(containsString("SharedArchiveFile")));
+  }
+
+  /** A fake java on a PATH of its own: logs its arguments, and dies like the JVM did once. */
+  private Path fakeJava(String script) throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path java = bin.resolve("java");
+    Files.writeString(java, "#!/bin/bash\n" + script);
+    java.toFile().setExecutable(true);
+    return bin;
+  }
+
+  private record Run(int exit, String stderr) {}
+
+  private static Run launch(Path launcher, Path bin, Path cwd, Map<String, String> env,
+      String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("bash", launcher.toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder b = new ProcessBuilder(command).directory(cwd.toFile())
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    b.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    b.environment().remove("LOADPROF_JAVA_OPTS");
+    b.environment().remove("LOADPROF_CDS");
+    b.environment().putAll(env);
+    Process p = b.start();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(true, p.waitFor(60, TimeUnit.SECONDS));
+    return new Run(p.exitValue(), err);
+  }
+
+  @Test
+  void theJobsExitCodeIsTheLaunchersAndTheWorkingDirectoryStaysEmpty() throws Exception {
+    Path home = fakeHome();
+    archive(home, "direct");
+    Path bin = fakeJava("echo \"$@\" > " + dir.resolve("java-args") + "; exit 134\n");
+    Path cwd = Files.createDirectory(dir.resolve("user"));
+    Path small = Files.writeString(dir.resolve("small.txt"), "x");
+    Run run = launch(home.resolve("loadprof"), bin, cwd, Map.of(), "analyze", small.toString());
+    assertEquals(134, run.exit(), run.stderr());
+    String args = Files.readString(dir.resolve("java-args"));
+    assertThat(args, not(containsString("ArchiveClassesAtExit")));
+    assertThat(args, containsString("-XX:ErrorFile="));
+    try (var files = Files.list(cwd)) {
+      assertEquals(List.of(), files.toList());
+    }
+  }
+
+  @Test
+  void trainingMakesOneArchivePerClasspathAndNeverFails() throws Exception {
+    Path home = fakeHome();
+    // Writes the archive it is asked for, except on the full classpath, where it crashes at
+    // exit as JDK 17.0.15 once did, leaving a crash file in its working directory.
+    Path bin = fakeJava(String.join("\n",
+        "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) out=\"${a#*=}\";;"
+            + " esac; done",
+        "case \"$*\" in *'lib/*'*) echo crash > hs_err_pid1.log; exit 134;; esac",
+        "echo archive > \"$out\"", ""));
+    Path cwd = Files.createDirectory(dir.resolve("user"));
+    Run run = launch(home.resolve("loadprof"), bin, cwd, Map.of("LOADPROF_CDS", "train"));
+    assertEquals(0, run.exit(), run.stderr());
+    Path cds = home.resolve("pipelines/target/cds");
+    assertEquals(true, Files.isRegularFile(cds.resolve("direct.jsa")), run.stderr());
+    assertEquals(true, Files.isRegularFile(cds.resolve("direct-stores.jsa")), run.stderr());
+    assertEquals(false, Files.exists(cds.resolve("full.jsa")), run.stderr());
+    assertThat(run.stderr(), containsString("no class-data archive for the full classpath"
+        + " (the training run exited 134"));
+    try (var files = Files.list(cwd)) {
+      assertEquals(List.of(), files.toList());
+    }
+    // The new archive is current: the next run of that classpath maps it.
+    Path small = Files.writeString(dir.resolve("small.txt"), "x");
+    assertThat(dryRun(home.resolve("loadprof"), "analyze", small.toString()).command(),
+        containsString("-XX:SharedArchiveFile=" + cds.resolve("direct.jsa")));
   }
 }

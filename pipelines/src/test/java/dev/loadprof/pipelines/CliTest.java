@@ -281,6 +281,9 @@ class CliTest {
     assertEquals(2, child.exit, child.stderr);
     assertThat(child.stderr, containsString(garbage + ": no perf samples or sched_switch records"));
     assertThat(child.stderr, containsString(noSwitch + ": no sched:sched_switch records"));
+    // Said once, not once per stage that noticed it.
+    assertEquals(1, child.stderr.split(java.util.regex.Pattern.quote(noSwitch
+        + ": no sched:sched_switch records"), -1).length - 1, child.stderr);
     assertThat(child.stderr, containsString(PERF_RECORD));
     assertThat(child.stderr, containsString("loadprof: 2 of 3 traces could not be analyzed"));
     JsonNode summary = E2e.JSON.readTree(out.resolve("summary.json").toFile());

@@ -104,6 +104,66 @@ class CompareCliTest {
     assertThat(cli.stdout(), containsString("no significance can be claimed"));
   }
 
+  /** Several paths after one flag, as a shell glob expands them. */
+  @Test
+  void severalPathsAfterOneFlag() throws IOException {
+    List<String> args = new ArrayList<>(List.of("compare", "--out",
+        dir.resolve("out").toString(), "--baseline"));
+    runs("base", 1, 2, 3, 4, 5).forEach(b -> args.add(fixture(b)));
+    args.add("--candidate");
+    runs("cpu", 1, 2, 3, 4, 5).forEach(c -> args.add(fixture(c)));
+    args.addAll(List.of("--comm", "^mixed$"));
+    Cli cli = E2e.cli(args.toArray(new String[0]));
+    assertEquals(3, cli.exit(), cli.stdout() + cli.stderr());
+    assertThat(cli.stdout(), containsString("Compared 5 baseline with 5 candidate runs"));
+  }
+
+  /** bash expands the globs (as a user's shell does); its words are the CLI's arguments. */
+  @Test
+  void aShellGlobAfterOneFlag() throws IOException, InterruptedException {
+    Path traces = Files.createDirectories(dir.resolve("traces"));
+    for (String r : List.of("base-1", "base-2", "base-3", "base-4", "par-1", "par-2", "par-3",
+        "par-4")) {
+      Files.copy(Path.of(fixture(r)), traces.resolve(r + ".txt.gz"));
+    }
+    Process bash = new ProcessBuilder("bash", "-c", "cd \"$1\" && printf '%s\\0' compare"
+        + " --out \"$2\" --baseline base-*.txt.gz --candidate par-*.txt.gz --comm '^mixed$'",
+        "bash", traces.toString(), dir.resolve("out").toString()).start();
+    String words = new String(bash.getInputStream().readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, bash.waitFor());
+    String[] args = words.split("\0");
+    assertEquals(15, args.length, String.join(" ", args)); // the globs gave 4 + 4 paths
+    for (int i = 0; i < args.length; i++) { // relative to the glob's directory
+      if (args[i].endsWith(".txt.gz")) {
+        args[i] = traces.resolve(args[i]).toString();
+      }
+    }
+    Cli cli = E2e.cli(args);
+    assertEquals(3, cli.exit(), cli.stdout() + cli.stderr());
+    assertThat(cli.stdout(), containsString("Compared 4 baseline with 4 candidate runs"));
+    assertRegression(json(cli, "compare.json"), "parallel_section", "parallelism");
+  }
+
+  /** A --comm or --pid that matches nothing (a typo) is bad input, not "no change". */
+  @Test
+  void aSelectionThatMatchesNothingExitsTwo() throws IOException {
+    for (String[] selection : List.of(new String[] {"--comm", "^mixd$"},
+        new String[] {"-p", "999999"})) {
+      List<String> args = new ArrayList<>(List.of("compare", "--out",
+          dir.resolve("sel" + selection[0]).toString(), "--baseline", fixture("base-1"),
+          fixture("base-2"), "--candidate", fixture("cpu-1"), fixture("cpu-2")));
+      args.addAll(List.of(selection));
+      Cli cli = E2e.cli(args.toArray(new String[0]));
+      String what = String.join(" ", selection) + ": " + cli.stdout() + cli.stderr();
+      assertEquals(2, cli.exit(), what);
+      String last = cli.stderr().strip().lines().reduce((a, b) -> b).orElse("");
+      assertThat(what, last, containsString("no process matches " + String.join(" ",
+          selection.clone()).replace("-p ", "--pid ")));
+      assertThat(what, last, containsString("mixed (pid "));
+    }
+  }
+
   @Test
   void badInputsExitTwoWithOneLineAndNothingInOut() throws IOException {
     Path junk = dir.resolve("junk.txt");

@@ -89,6 +89,16 @@ class NightlyCliTest {
   }
 
   @Test
+  void aCommThatMatchesNothingExitsTwo() throws IOException {
+    Path traces = nights(List.of("base-1", "base-2", "cpu-1"));
+    Cli cli = E2e.cli("nightly", "--out", dir.resolve("out").toString(), "--comm", "^mixd$",
+        traces.resolve("*.txt.gz").toString());
+    assertEquals(2, cli.exit(), cli.stdout() + cli.stderr());
+    assertThat(cli.stderr(), containsString("no process matches --comm ^mixd$; the biggest"
+        + " processes are: mixed (pid "));
+  }
+
+  @Test
   void badInputsExitTwoWithNothingInOut() throws IOException {
     Path traces = nights(List.of("base-1", "base-2"));
     Path out = dir.resolve("out");

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loadprof.pipelines.E2e.Cli;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ class RecordIT {
 
   @BeforeAll
   static void buildWorkloads() throws Exception {
-    assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
+    RequiredTools.require(RequiredTools.Tool.PERF);
     assumeTrue(new String(Files.readAllBytes(Path.of("/proc/self/status")))
         .lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
     Path sources = repoRoot().resolveSibling("shared/workloads");
@@ -207,6 +208,48 @@ class RecordIT {
     assertEquals(130, loadprof.exitValue(), log);
     assertThat(log, containsString("interrupted; analyzing what was recorded"));
     assertThat(log, containsString("Real time at load:"));
+  }
+
+  /**
+   * A clean system-wide recording, analyzed as perf.data and as its text: no warning (perf's own
+   * few duplicate records are one info line when there are any), nothing told twice.
+   */
+  @Test
+  void aCleanRecordingEndsWithoutAWarning(@TempDir Path out) throws Exception {
+    Path data = out.resolve("phases.data");
+    assertEquals(0, run(List.of("perf", "record", "-q", "-k", "mono", "-a", "-g", "-e",
+        "cpu-clock", "-e", "sched:sched_switch", "-o", data.toString(), "--",
+        workloads.resolve("phases").toString())));
+    Path text = out.resolve("phases.txt");
+    Process script = new ProcessBuilder("perf", "script", "-f", "-i", data.toString(), "-F",
+        "comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso", "--ns", "--show-task-events")
+        .redirectOutput(text.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    assertEquals(0, script.waitFor());
+    for (Path input : List.of(data, text)) {
+      Cli cli = E2e.analyze(out.resolve("out-" + input.getFileName()), input.toString())
+          .assertOk();
+      String console = cli.stdout() + cli.stderr();
+      assertThat(console, org.hamcrest.Matchers.not(containsString("warning")));
+      assertThat(console, org.hamcrest.Matchers.not(containsString("--show-task-events")));
+      JsonNode health = cli.summary().get("runs").get(0).get("health");
+      long duplicates = health.path("duplicate_samples").asLong()
+          + health.path("duplicate_switches").asLong() + health.path("duplicate_wakeups").asLong();
+      assertEquals(duplicates > 0, cli.stderr().contains("loadprof: info: " + duplicates
+          + " exact duplicate records"), duplicates + " duplicates: " + cli.stderr());
+      assertEquals(0, cli.summary().get("runs").get(0).get("warnings").size(), console);
+    }
+  }
+
+  /** A recording without sched_switch is bad input, and the reason is said exactly once. */
+  @Test
+  void aRecordingWithoutSchedSwitchIsSaidOnce(@TempDir Path out) throws Exception {
+    Path data = out.resolve("noswitch.data");
+    assertEquals(0, run(List.of("perf", "record", "-q", "-k", "mono", "-a", "-g", "-e",
+        "cpu-clock", "-o", data.toString(), "--", mixed(), "20", "2")));
+    Cli cli = E2e.analyze(out.resolve("out"), data.toString());
+    assertEquals(2, cli.exit(), cli.stderr());
+    String console = cli.stdout() + cli.stderr();
+    assertEquals(1, console.split("no sched:sched_switch records", -1).length - 1, console);
   }
 
   /** analyze X.data decodes it in parallel pieces; the outputs equal those of its text. */

@@ -2,6 +2,7 @@ package dev.loadprof.beam;
 
 import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.progress.JobProgress;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -29,6 +30,7 @@ public final class BuildRunIntervals
             KV<String, EventBlock>>() {
           @ProcessElement
           public void process(@Element EventBlock input, OutputReceiver<KV<String, EventBlock>> out) {
+            JobProgress.advance(JobProgress.Stage.JOINING, 0); // the join's first half begun
             EventBlock b = input.withSameEvents(); // Beam forbids mutating inputs
             CpuTimeline.replay(b, true);
             out.output(KV.of(runWindowKey(b.runId, b.window), b));

@@ -9,12 +9,14 @@ import dev.loadprof.perfdata.reader.NativePerfDataReader;
 import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.perfdata.reader.UnsupportedPerfDataException;
 import dev.loadprof.perfdata.symbols.SymbolSources;
+import dev.loadprof.progress.JobProgress;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -109,7 +111,9 @@ public final class DecodePerfData
         }
       }
       PerfDataHeader header = PerfDataHeader.read(perfData);
-      for (DecodePiece piece : DecodePiece.plan(header, splitBy, pieces)) {
+      List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
+      JobProgress.addTotal(JobProgress.Stage.DECODING, planned.size());
+      for (DecodePiece piece : planned) {
         out.output(KV.of(path, new PieceTask(piece, header, null)));
       }
     }
@@ -132,6 +136,7 @@ public final class DecodePerfData
         throw e;
       }
       Metrics.counter("loadprof", "perf_data_pieces_decoded").inc();
+      JobProgress.advance(JobProgress.Stage.DECODING, 1);
       out.output(KV.of(in.getKey(), task.decodedInto(text.toString())));
     }
   }

@@ -5,6 +5,7 @@ import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.progress.JobProgress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,7 @@ public final class JoinSamplesWithLoad
       if (!health.isEmpty()) {
         out.get(RUN_HEALTH).output(KV.of(runId, health));
       }
+      JobProgress.advance(JobProgress.Stage.JOINING, blocks.size());
     }
   }
 }

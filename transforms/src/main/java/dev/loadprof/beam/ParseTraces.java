@@ -15,6 +15,7 @@ import dev.loadprof.perfdata.PieceTexts;
 import dev.loadprof.perfdata.reader.NativePerfDataReader;
 import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.perfdata.symbols.SymbolSources;
+import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   private final DecodePiece.Kind splitBy;
   private final int parseThreads;
   private final PerfDataReading perfDataReading;
+  private boolean logWarnings;
 
   /**
    * @param windowNs length of a time window
@@ -92,11 +94,24 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     this.perfDataReading = perfDataReading;
   }
 
+  /**
+   * Also logs each run's warnings and unusable reason as it is read: for jobs with no closing
+   * summary of them (archive). analyze, compare and nightly say each one once at the end, from
+   * the runs' infos, which on a cluster is the only place the user sees.
+   */
+  public ParseTraces withWarningsLogged() {
+    ParseTraces t = new ParseTraces(windowNs, samplingEvent, decodePieces, splitBy, parseThreads,
+        perfDataReading);
+    t.logWarnings = true;
+    return t;
+  }
+
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
     PCollectionTuple out = paths
         .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy, perfDataReading))
-        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads))
+        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads,
+            logWarnings))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
     out.get(RUNS).setCoder(RunInfoCoder.of());
@@ -114,8 +129,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     private final long windowNs;
     private final String samplingEvent;
     private final int parseThreads;
+    private final boolean logWarnings;
 
-    ParseFn(long windowNs, String samplingEvent, int parseThreads) {
+    ParseFn(long windowNs, String samplingEvent, int parseThreads, boolean logWarnings) {
+      this.logWarnings = logWarnings;
       this.windowNs = windowNs;
       this.samplingEvent = samplingEvent;
       this.parseThreads = parseThreads;
@@ -130,17 +147,22 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       String runId = RunIds.of(path);
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
-          block -> out.get(BLOCKS).output(block));
+          block -> {
+            JobProgress.expect(JobProgress.Stage.JOINING, 1);
+            out.get(BLOCKS).output(block);
+          });
       TreeMap<String, String> buildIds = new TreeMap<>();
       NativePerfDataReader nativeReader = null;
       try {
         if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
+          builder.decodedFromPerfData();
           NativePerfDataReader reader =
               NativePerfDataReader.open(Path.of(path), SymbolSources.live());
           reader.read(builder);
           buildIds = reader.buildIds();
           nativeReader = reader;
         } else if (pieces.get(0).isPerfData()) {
+          builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
         } else {
@@ -167,10 +189,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       Metrics.counter("loadprof", "runs").inc();
       if (info.isUnusable()) {
         Metrics.counter("loadprof", "unusable_runs").inc();
-        LOG.error(Printable.escape(info.unusableReason));
       }
-      for (String warning : info.warnings) {
-        LOG.warn(Printable.escape(warning));
+      if (logWarnings) {
+        for (String warning : info.warnings) { // the unusable reason is the first
+          LOG.warn(Printable.escape(warning));
+        }
       }
       LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
           info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
@@ -184,7 +207,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         ParallelTextParser parser, BlockBuilder builder) throws IOException {
       InputStream slices = PieceTexts.openTimeSlices(pieces);
       if (slices != null) {
-        try (InputStream text = slices) {
+        long size = 0;
+        for (PieceTask piece : pieces) {
+          size += Path.of(piece.decodedFile()).toFile().length();
+        }
+        try (InputStream text = new ProgressStream(slices, path, size)) {
           parser.read(text, path, builder);
         }
         return;
@@ -218,7 +245,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
     }
 
-    /** Counts compressed bytes read, and logs progress on long inputs. */
+    /**
+     * Counts compressed bytes read, for the console's progress line ({@link JobProgress}) and the
+     * log's progress lines on long inputs.
+     */
     private static final class ProgressStream extends FilterInputStream {
       private final String name;
       private final long size;
@@ -229,6 +259,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         super(in);
         this.name = name;
         this.size = size;
+        JobProgress.addTotal(JobProgress.Stage.READING, size);
       }
 
       @Override
@@ -251,6 +282,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
 
       private void advance(int n) {
         read += n;
+        JobProgress.advance(JobProgress.Stage.READING, n);
         long now = System.nanoTime();
         if (now - lastReportNs > PROGRESS_EVERY_NS) {
           lastReportNs = now;

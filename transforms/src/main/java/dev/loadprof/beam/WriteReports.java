@@ -2,6 +2,7 @@ package dev.loadprof.beam;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.progress.JobProgress;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.AnalysisAssembler;
@@ -105,9 +106,11 @@ public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
 
     @ProcessElement
     public void process(ProcessContext c) throws IOException {
+      JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
       Analysis analysis = assemble(c.sideInput(runsView), c.sideInput(healthView),
           c.sideInput(processesView), filters);
       writeAtomically(analysis, outputDir, writer);
+      JobProgress.advance(JobProgress.Stage.WRITING, 1);
     }
   }
 

@@ -26,6 +26,7 @@ import java.util.function.Consumer;
 public final class BlockBuilder implements TraceEventSink {
   private final String runId;
   private final String sourceName;
+  private boolean fromPerfData;
   private final long windowNs;
   private final String wantedEvent;
   private final Consumer<EventBlock> out;
@@ -38,6 +39,8 @@ public final class BlockBuilder implements TraceEventSink {
 
   private final FarJumpGate gate;
   private final TimeDamage damage = new TimeDamage();
+  /** Whether any sample has a caller under its own frame: false for perf record without -g. */
+  private boolean sawCallChain;
 
   private boolean sawRecord;
   private boolean layoutChecked;
@@ -73,6 +76,14 @@ public final class BlockBuilder implements TraceEventSink {
     this.gate = new FarJumpGate(Math.max(FAR_NS, 2 * windowNs));
   }
 
+  /**
+   * The records come from a perf.data file that loadprof decoded itself (perf script with
+   * --show-task-events and every field), so the warnings give no advice about perf script.
+   */
+  public void decodedFromPerfData() {
+    fromPerfData = true;
+  }
+
   // ---------------------------------------------------------------- TraceEventSink
 
   @Override
@@ -88,6 +99,7 @@ public final class BlockBuilder implements TraceEventSink {
   private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
       long period, Frame[] stack) {
     health.increment(TraceHealth.SAMPLE_RECORDS);
+    sawCallChain |= stack != null && stack.length > 1;
     if (info.samplingEvent.isEmpty()) {
       if (wantedEvent != null && !wantedEvent.equals(event)) {
         health.increment(TraceHealth.SAMPLES_OTHER_EVENT);
@@ -307,8 +319,15 @@ public final class BlockBuilder implements TraceEventSink {
     info.layout = threads.plainLayout() ? "plain" : "fields";
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
     threads.nameRestartsApart();
-    RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread());
+    RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread(), fromPerfData);
     damage.warn(info, sourceName);
+    // A few samples may all be leaf-only in a recording with -g (idle, a leaf without frame
+    // pointers); hundreds of them never are.
+    if (!sawCallChain && health.get(TraceHealth.SAMPLE_RECORDS) >= 100) {
+      info.warnings.add(sourceName + ": no sample has a call chain (perf record without -g):"
+          + " each sample counts for its own function only, so the callers' figures"
+          + " (cumulative time, flame graph) are missing; record with perf record -g");
+    }
     UnusablePolicy.judge(info);
     return info;
   }

@@ -15,7 +15,8 @@ final class RunWarnings {
     return modifiers.matches("[a-zA-Z]+") && modifiers.contains("u") && !modifiers.contains("k");
   }
 
-  static void add(RunInfo info, String sourceName, boolean plainLayout, boolean threadLanes) {
+  static void add(RunInfo info, String sourceName, boolean plainLayout, boolean threadLanes,
+      boolean fromPerfData) {
     TraceHealth health = info.health;
     if (threadLanes) {
       info.warnings.add(sourceName + ": loads come from per-thread context-switch records (a"
@@ -45,9 +46,13 @@ final class RunWarnings {
     }
     long unknown = health.get(TraceHealth.UNKNOWN_PID_SWITCHES);
     if (unknown >= 10 && unknown * 100 > health.get(TraceHealth.SWITCH_RECORDS)) {
+      // loadprof decodes a perf.data with --show-task-events itself: the advice is for text.
       info.warnings.add(sourceName + ": " + unknown + " switch records name a thread whose"
-          + " process is unknown, so loads are undercounted. Run perf script with"
-          + " --show-task-events (and -F comm,pid,tid,...) so that every thread's process is known.");
+          + " process is unknown, so loads are undercounted. " + (fromPerfData
+          ? "The recording has no task event for them: record system-wide from before the"
+              + " program starts (perf record -a ... -- CMD) so that perf sees every thread."
+          : "Run perf script with --show-task-events (and -F comm,pid,tid,...) so that every"
+              + " thread's process is known."));
     }
     if (health.get(TraceHealth.LOST_EVENTS) > 0) {
       info.warnings.add(sourceName + ": perf lost " + health.get(TraceHealth.LOST_EVENTS)

@@ -19,9 +19,11 @@ public final class Compare {
   private Compare() {}
 
   /**
-   * @throws CompareInputException when a run has no side, or a side has no usable run
+   * @throws CompareInputException when a run has no side, a side has no usable run, or the
+   *     process selection matches nothing
    */
   public static Comparison compare(Analysis all, Map<String, Side> sideByRun, CompareSettings s) {
+    requireSelectedProcesses(all);
     List<String> baseline = new ArrayList<>();
     List<String> candidate = new ArrayList<>();
     List<ExcludedRun> excluded = new ArrayList<>();
@@ -50,25 +52,38 @@ public final class Compare {
     List<String> runs = new ArrayList<>(baseline);
     runs.addAll(candidate);
     List<MetricComparison> rows = new ArrayList<>();
+    Map<SeriesKey, RunPresence> presence = new java.util.TreeMap<>();
     for (SeriesKey key : RunMetrics.keys(byRun, runs)) {
-      double[] b = values(byRun, baseline, key);
-      double[] c = values(byRun, candidate, key);
+      RunPresence ran = presence.computeIfAbsent(RunPresence.processOf(key),
+          k -> RunPresence.of(byRun, k, baseline, candidate));
+      double[] b = RunPresence.values(byRun, ran.presentBaseline(), key);
+      double[] c = RunPresence.values(byRun, ran.presentCandidate(), key);
+      if (!ran.ranOnBothSides()) {
+        if (key.equals(ran.process()) && ran.missingFromASide()) {
+          rows.add(MetricRules.missing(key, ran, b, c, s));
+        }
+        continue;
+      }
       if (b.length == 0 || c.length == 0) {
         continue; // a ratio undefined on one side: nothing to compare
       }
       SeriesKey real = key.with(Metric.REAL_TIME);
-      double[] realB = values(byRun, baseline, real);
-      double[] realC = values(byRun, candidate, real);
+      double[] realB = RunPresence.values(byRun, ran.presentBaseline(), real);
+      double[] realC = RunPresence.values(byRun, ran.presentCandidate(), real);
       double entityReal = Math.max(median(realB), median(realC));
       Attribution attribution = null;
       if (key.metric().isRealTime()) {
         SeriesKey cpu = key.with(Metric.CPU_TIME);
-        attribution = Attribution.of(median(realB), median(values(byRun, baseline, cpu)),
-            median(realC), median(values(byRun, candidate, cpu)));
+        attribution = Attribution.of(median(realB),
+            median(RunPresence.values(byRun, ran.presentBaseline(), cpu)), median(realC),
+            median(RunPresence.values(byRun, ran.presentCandidate(), cpu)));
       }
-      rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s));
+      rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s)
+          .withAbsent(ran.absentBaseline(), ran.absentCandidate()));
     }
-    return new Comparison(s, baseline, candidate, excluded, rows, notes(baseline, candidate, s));
+    List<String> notes = notes(baseline, candidate, s);
+    notes.addAll(RunPresence.notes(presence.values(), byRun, s));
+    return new Comparison(s, baseline, candidate, excluded, rows, notes);
   }
 
   /**
@@ -102,6 +117,18 @@ public final class Compare {
         + " (Holm's adjustment of their p-values)");
     return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(), rows,
         notes);
+  }
+
+  /**
+   * A --comm or --pid that matches no process (a typo) would compare nothing and say "no
+   * change": it is bad input, named with the processes there are.
+   *
+   * @throws CompareInputException when the selection left no process
+   */
+  static void requireSelectedProcesses(Analysis all) {
+    if (!all.nothingLeftNote().isEmpty()) {
+      throw new CompareInputException(all.nothingLeftNote() + ". Correct the selection.");
+    }
   }
 
   /** "" for every process without a grouping (processes still match by name). */
@@ -150,20 +177,6 @@ public final class Compare {
       n++;
     }
     return n;
-  }
-
-  private static double[] values(Map<String, Map<SeriesKey, Double>> byRun, List<String> runs,
-      SeriesKey key) {
-    List<Double> v = new ArrayList<>();
-    for (String r : runs) {
-      Double x = byRun.getOrDefault(r, Map.of()).get(key);
-      if (x != null) {
-        v.add(x);
-      } else if (key.metric().isTime()) {
-        v.add(0.0); // absent from this run: it took no time
-      }
-    }
-    return v.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   private static double median(double[] v) {

@@ -70,8 +70,8 @@ public final class CompareJson implements CompareWriter {
     ObjectNode o = MAPPER.createObjectNode();
     entity(o, r.key());
     o.put("metric", r.metric().id());
-    o.put("baseline", r.baseline());
-    o.put("candidate", r.candidate());
+    putNullable(o, "baseline", r.baseline());
+    putNullable(o, "candidate", r.candidate());
     putNullable(o, "delta_pct", r.deltaPct());
     putNullable(o, "p_value", r.pValue());
     o.put("method", r.method().id);
@@ -98,6 +98,12 @@ public final class CompareJson implements CompareWriter {
     }
     if (r.note() != null) {
       o.put("note", r.note());
+    }
+    if (!r.absentBaseline().isEmpty()) {
+      strings(o.putArray("absent_baseline_runs"), r.absentBaseline());
+    }
+    if (!r.absentCandidate().isEmpty()) {
+      strings(o.putArray("absent_candidate_runs"), r.absentCandidate());
     }
     return o;
   }

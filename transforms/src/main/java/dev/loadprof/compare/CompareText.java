@@ -115,6 +115,9 @@ public final class CompareText implements CompareWriter {
   }
 
   static String delta(MetricComparison r) {
+    if (MetricComparison.MISSING.equals(r.kind())) {
+      return "-";
+    }
     if (!r.change()) {
       return "~";
     }

@@ -1,5 +1,7 @@
 package dev.loadprof.compare;
 
+import java.util.List;
+
 /**
  * One figure compared between the sides.
  *
@@ -16,6 +18,8 @@ package dev.loadprof.compare;
  * @param kind "regression" or "improvement" for a change in that direction, else null
  * @param attribution for real-time figures, else null
  * @param note why significance is out of reach for these sample sizes, or null
+ * @param absentBaseline baseline runs left out because the process did not run in them
+ * @param absentCandidate candidate runs left out likewise
  */
 public record MetricComparison(
     SeriesKey key,
@@ -33,10 +37,19 @@ public record MetricComparison(
     boolean change,
     String kind,
     Attribution attribution,
-    String note) {
+    String note,
+    List<String> absentBaseline,
+    List<String> absentCandidate) {
 
   public static final String REGRESSION = "regression";
   public static final String IMPROVEMENT = "improvement";
+  /** A process that ran on one side only: its figures cannot be compared. */
+  public static final String MISSING = "missing";
+
+  public MetricComparison {
+    absentBaseline = List.copyOf(absentBaseline);
+    absentCandidate = List.copyOf(absentCandidate);
+  }
 
   /** How significance was judged, by the number of runs on each side. */
   public enum Method {
@@ -73,7 +86,19 @@ public record MetricComparison(
         + " figures of the comparison", adjusted);
     return new MetricComparison(key, nBaseline, nCandidate, baseline, candidate, deltaPct,
         method, intervalLow, intervalHigh, pValue, sig, passesThresholds, passesThresholds && sig,
-        kind, attribution, note == null ? why : note + "; " + why);
+        kind, attribution, note == null ? why : note + "; " + why, absentBaseline,
+        absentCandidate);
+  }
+
+  /** The same comparison, with the runs of each side that were left out. */
+  MetricComparison withAbsent(List<String> baselineRuns, List<String> candidateRuns) {
+    return new MetricComparison(key, nBaseline, nCandidate, baseline, candidate, deltaPct,
+        method, intervalLow, intervalHigh, pValue, significant, passesThresholds, change, kind,
+        attribution, note, baselineRuns, candidateRuns);
+  }
+
+  public boolean isMissing() {
+    return change && MISSING.equals(kind);
   }
 
   public boolean isRegression() {

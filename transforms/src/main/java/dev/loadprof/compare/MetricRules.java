@@ -5,6 +5,7 @@ import dev.loadprof.compare.stats.HodgesLehmann;
 import dev.loadprof.compare.stats.MannWhitney;
 import dev.loadprof.compare.stats.OrderStatistics;
 import dev.loadprof.compare.stats.PredictionInterval;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -69,7 +70,25 @@ final class MetricRules {
       kind = worse ? MetricComparison.REGRESSION : MetricComparison.IMPROVEMENT;
     }
     return new MetricComparison(key, b.length, c.length, mb, mc, deltaPct, method, low, high, p,
-        significant, passes, change, kind, attribution, note);
+        significant, passes, change, kind, attribution, note, List.of(), List.of());
+  }
+
+  /**
+   * A process that ran on one side only. It is a finding (a change) when its real time on the
+   * side where it ran reaches the absolute threshold: a benchmark that stopped running (or
+   * started) is neither "no change" nor comparable.
+   */
+  static MetricComparison missing(SeriesKey key, RunPresence presence, double[] b, double[] c,
+      CompareSettings s) {
+    double mb = b.length == 0 ? Double.NaN : OrderStatistics.median(b);
+    double mc = c.length == 0 ? Double.NaN : OrderStatistics.median(c);
+    double ran = Double.isNaN(mb) ? mc : mb;
+    boolean passes = ran >= s.thresholds().minAbsoluteNs();
+    String note = "absent from every " + (b.length == 0 ? "baseline" : "candidate")
+        + " run: not compared";
+    return new MetricComparison(key, b.length, c.length, mb, mc, null, Method.NONE, null, null,
+        null, false, passes, passes, MetricComparison.MISSING, null, note,
+        presence.absentBaseline(), presence.absentCandidate());
   }
 
   static boolean passes(Metric m, double mb, double mc, double entityRealNs, Thresholds t) {

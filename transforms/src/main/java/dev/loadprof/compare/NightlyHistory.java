@@ -28,8 +28,12 @@ import java.util.TreeSet;
 public final class NightlyHistory {
   private NightlyHistory() {}
 
-  /** @throws CompareInputException when no healthy run has a night */
+  /**
+   * @throws CompareInputException when no healthy run has a night, or the process selection
+   *     matches nothing
+   */
   public static Nightly nightly(Analysis all, NightlySettings s) {
+    Compare.requireSelectedProcesses(all);
     List<ExcludedRun> excluded = new ArrayList<>();
     Map<String, LocalDate> nightOf = new HashMap<>();
     for (RunInfo r : all.runs()) {
@@ -59,6 +63,11 @@ public final class NightlyHistory {
     byRun.forEach((run, values) -> {
       Set<String> groups = new TreeSet<>();
       values.keySet().forEach(k -> groups.add(k.group()));
+      if (all.groupBy().isNone()) {
+        // A run in which its benchmark's process did not run still is a night of the benchmark:
+        // the latest night without it is "missing", not "no run on the latest night".
+        groups.add(Nights.benchmarkOf(run));
+      }
       for (String g : groups) {
         runsOf.computeIfAbsent(g, k -> new TreeMap<>())
             .computeIfAbsent(nightOf.get(run), k -> new ArrayList<>()).add(run);
@@ -254,11 +263,9 @@ public final class NightlyHistory {
       nights.forEach((night, runIds) -> {
         List<Double> values = new ArrayList<>();
         for (String r : runIds) {
-          Double value = byRun.get(r).get(key);
+          Double value = RunPresence.value(byRun, r, key); // null: the process did not run
           if (value != null) {
             values.add(value);
-          } else if (key.metric().isTime()) {
-            values.add(0.0); // not seen in this run: it took no time
           }
         }
         if (!values.isEmpty()) {

@@ -10,11 +10,15 @@ import java.util.List;
  */
 public enum Verdict {
   REGRESSION("regression"),
+  /** A process past the thresholds ran on one side only: the comparison cannot judge it. */
+  MISSING("missing"),
   IMPROVEMENT("improvement"),
   NO_CHANGE("no change");
 
   /** Exit code of compare and nightly for a significant real-time regression. */
   public static final int EXIT_REGRESSION = 3;
+  /** Exit code of compare and nightly when a process ran on one side only (and no regression). */
+  public static final int EXIT_MISSING = 4;
 
   public final String id;
 
@@ -24,19 +28,21 @@ public enum Verdict {
 
   public static Verdict of(List<MetricComparison> changes) {
     boolean better = false;
+    boolean missing = false;
     for (MetricComparison c : changes) {
       if (c.change() && c.metric().isRealTime()) {
         if (c.isRegression()) {
           return REGRESSION;
         }
+        missing |= c.isMissing();
         better |= MetricComparison.IMPROVEMENT.equals(c.kind());
       }
     }
-    return better ? IMPROVEMENT : NO_CHANGE;
+    return missing ? MISSING : better ? IMPROVEMENT : NO_CHANGE;
   }
 
-  /** 3 for a regression, else 0. */
+  /** 3 for a regression, 4 for a missing process, else 0. */
   public int exitCode() {
-    return this == REGRESSION ? EXIT_REGRESSION : 0;
+    return this == REGRESSION ? EXIT_REGRESSION : this == MISSING ? EXIT_MISSING : 0;
   }
 }

@@ -55,6 +55,16 @@ final class PerfProcess {
   private static final java.util.Map<Thread, ByteArrayOutputStream> STDERR =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
+  /**
+   * perf's stderr without the notes it prints for every recording (-F trace on events that are
+   * not tracepoints), its first 3 lines joined.
+   */
+  static String meaningful(String stderr) {
+    return stderr.lines().map(String::trim)
+        .filter(l -> !l.isEmpty() && !(l.startsWith("'trace' not valid for ")))
+        .limit(3).reduce((a, b) -> a + " / " + b).orElse("");
+  }
+
   static void waitFor(Process p, Thread err, List<String> command, String what)
       throws IOException {
     try {
@@ -62,10 +72,12 @@ final class PerfProcess {
       err.join(5_000);
       ByteArrayOutputStream kept = STDERR.remove(err);
       if (code != 0) {
-        String msg = kept == null ? "" : kept.toString(StandardCharsets.UTF_8).trim();
+        String said = meaningful(kept == null ? "" : kept.toString(StandardCharsets.UTF_8));
+        if (DamagedPerfDataException.saysDamaged(said)) {
+          throw new DamagedPerfDataException(what, said);
+        }
         throw new IOException(what + ": " + String.join(" ", command) + " failed (exit " + code
-            + ")" + (msg.isEmpty() ? "" : ": " + msg.lines().limit(3)
-                .reduce((a, b) -> a + " / " + b).orElse("")));
+            + ")" + (said.isEmpty() ? "" : ": " + said));
       }
     } catch (InterruptedException e) {
       p.destroy();

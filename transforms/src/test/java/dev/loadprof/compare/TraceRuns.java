@@ -103,8 +103,9 @@ final class TraceRuns {
 
   static synchronized InMemoryAnalysis parsed(String fixture) {
     return CACHE.computeIfAbsent(fixture, f -> {
+      // "/traces/x" names a fixture outside the compare directory.
       try (InputStream in = new GZIPInputStream(TraceRuns.class.getResourceAsStream(
-          DIR + f + ".txt.gz"))) {
+          (f.startsWith("/") ? f : DIR + f) + ".txt.gz"))) {
         return InMemoryAnalysis.of(new PerfScriptParser(), in, f, WINDOW_NS);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -2,10 +2,9 @@ package dev.loadprof.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loadprof.testtools.RequiredTools;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * Stock {@code go tool pprof}, run offline for tests that check what real pprof makes of
- * loadprof's profiles. Without go the test is skipped, except under CI=true, where it fails: CI
- * installs go (Debian package golang-go).
+ * loadprof's profiles. Without go the test is skipped, or fails where tools are required
+ * ({@link RequiredTools}).
  */
 public final class GoPprof {
   private final Path go;
@@ -32,16 +31,9 @@ public final class GoPprof {
     this.workDir = workDir;
   }
 
-  /** pprof with its HOME and temp dir under workDir; skips (or fails on CI) without go. */
+  /** pprof with its HOME and temp dir under workDir; skips without go (fails on CI). */
   public static GoPprof inDir(Path workDir) {
-    Path go = onPath("go");
-    if (go == null) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("go is not on PATH; CI must install golang-go for the go tool pprof tests");
-      }
-      assumeTrue(false, "go is not on PATH; skipping the go tool pprof test");
-    }
-    return new GoPprof(go, workDir);
+    return new GoPprof(RequiredTools.require(RequiredTools.Tool.GO), workDir);
   }
 
   /** What one pprof run printed. */
@@ -108,17 +100,4 @@ public final class GoPprof {
     return rows;
   }
 
-  private static Path onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String d : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(d, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
-  }
 }

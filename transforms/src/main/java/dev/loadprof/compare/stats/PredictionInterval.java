@@ -1,5 +1,7 @@
 package dev.loadprof.compare.stats;
 
+import org.apache.commons.statistics.distribution.TDistribution;
+
 /**
  * Where one new run is expected to fall, given n >= 2 baseline runs of the same benchmark:
  * mean +- t(1 - alpha/2, n - 1) * s * sqrt(1 + 1/n), the textbook prediction interval for one
@@ -19,9 +21,10 @@ public record PredictionInterval(double mean, double lower, double upper, double
       // Every baseline run equal: any other value is outside.
       return new PredictionInterval(mean, mean, mean, candidate == mean ? 1 : 0);
     }
-    double t = Distributions.studentTQuantile(1 - alpha / 2, n - 1);
+    TDistribution student = TDistribution.of(n - 1);
+    double t = student.inverseSurvivalProbability(alpha / 2);
     double stat = Math.abs(candidate - mean) / scale;
-    double p = 2 * (1 - Distributions.studentTCdf(stat, n - 1));
+    double p = 2 * student.survivalProbability(stat);
     return new PredictionInterval(mean, mean - t * scale, mean + t * scale, Math.min(1, p));
   }
 }

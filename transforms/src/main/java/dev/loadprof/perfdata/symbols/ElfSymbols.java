@@ -117,8 +117,17 @@ final class ElfSymbols {
       entries.add(new SymbolTable.Entry(symbol.st_value - (load.p_vaddr - load.p_offset),
           symbol.st_size, symbol.getBinding(), name, ""));
     }
-    return SymbolTable.of(demangleAliases(entries, demangler), false)
-        .plus(PltSymbols.of(segments));
+    // perf's order: the file's symbols, their ends, one per address, then the PLT entries
+    SymbolTree tree = new SymbolTree();
+    for (SymbolTable.Entry entry : demangleAliases(entries, demangler)) {
+      tree.insert(entry.start(), entry.start() + entry.size(), entry.binding(), entry.name());
+    }
+    tree.fixupEnds();
+    tree.dropAliases();
+    for (SymbolTable.Entry plt : PltSymbols.of(segments)) {
+      tree.insert(plt.start(), plt.start() + plt.size(), plt.binding(), plt.name());
+    }
+    return SymbolTable.of(tree);
   }
 
   /** The NUL-terminated name at {@code offset} of a string table; "" when out of range. */

@@ -29,9 +29,18 @@ final class PerfMaps {
         }
       }
     } catch (IOException | RuntimeException e) {
-      return SymbolTable.sized(entries); // what was read before the failure
+      return tree(entries); // what was read before the failure
     }
-    return SymbolTable.sized(entries);
+    return tree(entries);
+  }
+
+  /** perf inserts a JIT map's lines in order, nothing fixed or dropped: reused code overlaps. */
+  private static SymbolTable tree(List<SymbolTable.Entry> entries) {
+    SymbolTree tree = new SymbolTree();
+    for (SymbolTable.Entry entry : entries) {
+      tree.insert(entry.start(), entry.start() + entry.size(), entry.binding(), entry.name());
+    }
+    return SymbolTable.of(tree);
   }
 
   static SymbolTable.Entry parse(String line) {

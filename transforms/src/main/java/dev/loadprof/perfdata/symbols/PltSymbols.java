@@ -44,8 +44,9 @@ final class PltSymbols {
       for (int at = 0; at + entrySize <= data.limit(); at += entrySize) {
         long info = is64 ? data.getLong(at + 8) : Integer.toUnsignedLong(data.getInt(at + 4));
         int symbol = (int) (is64 ? info >>> 32 : info >>> 8);
-        if (symbol > 0 && symbol < dynsym.symbols.length) {
-          String name = dynsym.symbols[symbol].getName();
+        if (symbol >= 0 && symbol < dynsym.symbols.length) {
+          // symbol 0 (an IRELATIVE slot, as in libc) has no name: perf prints "@plt"
+          String name = symbol == 0 ? "" : dynsym.symbols[symbol].getName();
           entries.add(new SymbolTable.Entry(offset, size, SymbolTable.GLOBAL, name + "@plt", ""));
         }
         offset += size;

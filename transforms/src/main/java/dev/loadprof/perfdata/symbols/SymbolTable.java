@@ -19,11 +19,27 @@ final class SymbolTable {
   private final long[] starts;
   private final long[] ends;
   private final String[] names;
+  /** perf's own tree, where symbols may overlap (ELF files, JIT maps); null for kallsyms. */
+  private final SymbolTree tree;
 
   private SymbolTable(long[] starts, long[] ends, String[] names) {
     this.starts = starts;
     this.ends = ends;
     this.names = names;
+    this.tree = null;
+  }
+
+  private SymbolTable(SymbolTree tree) {
+    this.starts = null;
+    this.ends = null;
+    this.names = null;
+    this.tree = tree;
+  }
+
+  /** A table answered by perf's tree, once {@code tree} holds all its symbols. */
+  static SymbolTable of(SymbolTree tree) {
+    tree.freeze();
+    return new SymbolTable(tree);
   }
 
   /** ELF symbol bindings, as st_info's high nibble gives them. */
@@ -39,15 +55,6 @@ final class SymbolTable {
 
   /** Builds the table; {@code kallsyms} turns on perf's page rule at kernel/module borders. */
   static SymbolTable of(List<Entry> entries, boolean kallsyms) {
-    return build(entries, kallsyms, true);
-  }
-
-  /** A table whose symbols end where their sizes say, as perf keeps a JIT map's symbols. */
-  static SymbolTable sized(List<Entry> entries) {
-    return build(entries, false, false);
-  }
-
-  private static SymbolTable build(List<Entry> entries, boolean kallsyms, boolean fixEnds) {
     if (entries.isEmpty()) {
       return EMPTY;
     }
@@ -59,9 +66,7 @@ final class SymbolTable {
       Entry e = sorted.get(i);
       ends[i] = e.start() + e.size();
     }
-    if (fixEnds) {
-      fixupEnds(sorted, ends, kallsyms);
-    }
+    fixupEnds(sorted, ends, kallsyms);
     return dropAliases(sorted, ends);
   }
 
@@ -150,24 +155,11 @@ final class SymbolTable {
     return i;
   }
 
-  /**
-   * This table with {@code extra} symbols of exact sizes added after the fixups, as perf adds the
-   * PLT entries it makes up ("name@plt") once a file's own symbols are settled.
-   */
-  SymbolTable plus(List<Entry> extra) {
-    if (extra.isEmpty()) {
-      return this;
-    }
-    List<Entry> all = new ArrayList<>();
-    for (int i = 0; i < starts.length; i++) {
-      all.add(new Entry(starts[i], ends[i] - starts[i], GLOBAL, names[i], ""));
-    }
-    all.addAll(extra);
-    return sized(all);
-  }
-
   /** Index of the symbol that holds {@code address}, or -1. */
   int find(long address) {
+    if (tree != null) {
+      return tree.find(address);
+    }
     int i = Arrays.binarySearch(starts, address);
     if (i < 0) {
       i = -i - 2;
@@ -176,14 +168,14 @@ final class SymbolTable {
   }
 
   String name(int index) {
-    return names[index];
+    return tree != null ? tree.name(index) : names[index];
   }
 
   long start(int index) {
-    return starts[index];
+    return tree != null ? tree.start(index) : starts[index];
   }
 
   int size() {
-    return starts.length;
+    return tree != null ? tree.size() : starts.length;
   }
 }

@@ -30,6 +30,7 @@ const Changes = (() => {
    * candidate run, "thresholds only" with one baseline run.
    */
   function significance(r, alpha) {
+    if (r.kind === 'missing') return r.note; // ran on one side only: nothing to test
     if (r.p_value == null) return 'thresholds only (1 baseline run)';
     const p = 'p=' + r.p_value.toPrecision(3);
     const sig = r.p_value < alpha;

@@ -30,13 +30,74 @@ class StatsTest {
   /** scipy: mannwhitneyu(y, x, method='exact') for the no-tie sample above. */
   static final double SCIPY_MIXED_P = 0.008158508158508158;
 
+  /**
+   * Ties: the exact permutation distribution of the rank sum with mid-ranks. References from
+   * scipy 1.17, mannwhitneyu(y, x, method=PermutationMethod(n_resamples=10**12)), which
+   * enumerates every permutation at these sizes.
+   */
   @Test
-  void tiesUseTheCorrectedNormalApproximation() {
+  void tiesUseTheExactPermutationDistribution() {
     MannWhitney.Result r = MannWhitney.test(new double[] {1, 2, 2, 3, 3, 3, 4, 5},
         new double[] {3, 4, 4, 5, 5, 6, 7, 7});
-    assertFalse(r.exact());
+    assertTrue(r.exact());
     assertEquals(56.5, r.u(), 1e-12);
-    assertEquals(0.010515245935858907, r.pValue(), 1e-6);
+    assertEquals(0.009790209790209791, r.pValue(), 1e-12);
+    assertEquals(0.011655011655011656, MannWhitney.test(new double[] {5, 5, 6, 7, 7, 8},
+        new double[] {7, 8, 8, 9, 9, 9, 10}).pValue(), 1e-12);
+    assertEquals(0.42857142857142855, MannWhitney.test(new double[] {1, 1, 2, 2, 3},
+        new double[] {1, 2, 3, 3, 3}).pValue(), 1e-12);
+    double[] x = new double[10];
+    double[] y = new double[10];
+    for (int i = 0; i < 10; i++) {
+      x[i] = i % 4;
+      y[i] = i % 4 + (i % 3 == 0 ? 1 : 0);
+    }
+    assertEquals(0.5454328952780965, MannWhitney.test(x, y).pValue(), 1e-12);
+  }
+
+  /** Issue 18's cases: identical runs a side, and 2 vs 5 runs with ties. */
+  @Test
+  void tiedSamplesNeverGoBelowTheFloor() {
+    MannWhitney.Result identical = MannWhitney.test(new double[] {1, 1, 1},
+        new double[] {2, 2, 2});
+    assertEquals(0.1, identical.pValue(), 1e-12, "scipy: exact p = 0.1 (was 0.0469)");
+    assertEquals(MannWhitney.minPValue(3, 3), identical.pValue(), 1e-12);
+    MannWhitney.Result twoVsFive = MannWhitney.test(new double[] {10, 10},
+        new double[] {12, 12, 13, 13, 14});
+    assertEquals(0.09523809523809523, twoVsFive.pValue(), 1e-12, "scipy; was 0.0275");
+    assertTrue(twoVsFive.pValue() >= MannWhitney.minPValue(2, 5) - 1e-15);
+  }
+
+  /** 50 + 50 runs with heavy ties is still exact and never below the floor. */
+  @Test
+  void fiftyASideWithTiesIsExact() {
+    double[] x = new double[50];
+    double[] y = new double[50];
+    for (int i = 0; i < 50; i++) {
+      x[i] = i % 3;
+      y[i] = 5 + i % 3;
+    }
+    MannWhitney.Result r = MannWhitney.test(x, y);
+    assertTrue(r.exact());
+    assertEquals(MannWhitney.minPValue(50, 50), r.pValue(), 1e-40, "samples entirely apart");
+    assertEquals(1.0, MannWhitney.test(x, x.clone()).pValue(), 1e-12);
+  }
+
+  /** Over 100 values: scipy's mannwhitneyu(y, x, method='asymptotic'), continuity corrected. */
+  @Test
+  void largeSamplesUseTheCorrectedNormalApproximation() {
+    double[] x = new double[60];
+    double[] y = new double[61];
+    for (int i = 0; i < 61; i++) {
+      if (i < 60) {
+        x[i] = i % 7;
+      }
+      y[i] = i % 7 + (i % 2 == 0 ? 1 : 0);
+    }
+    MannWhitney.Result r = MannWhitney.test(x, y);
+    assertFalse(r.exact());
+    assertEquals(2088, r.u(), 1e-12);
+    assertEquals(0.17770797641141745, r.pValue(), 1e-12);
   }
 
   @Test
@@ -90,15 +151,6 @@ class StatsTest {
     assertEquals(91.67066468440662, pi.lower(), 1e-6);
     assertEquals(108.32933531559338, pi.upper(), 1e-6);
     assertEquals(0.029015363531383676, pi.pValue(), 1e-6);
-  }
-
-  @Test
-  void distributions() {
-    assertEquals(0.9419417382415922, Distributions.studentTCdf(2.0, 4), 1e-9);
-    assertEquals(2.7764451051977934, Distributions.studentTQuantile(0.975, 4), 1e-6);
-    assertEquals(12.706204736174694, Distributions.studentTQuantile(0.975, 1), 1e-5);
-    assertEquals(0.9750021048517795, Distributions.normalCdf(1.96), 1e-7);
-    assertEquals(1.959964, Distributions.normalQuantile(0.975), 1e-5);
   }
 
   /** Against R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02. */

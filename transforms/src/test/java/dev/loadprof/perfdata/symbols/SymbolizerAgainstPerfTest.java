@@ -265,25 +265,10 @@ class SymbolizerAgainstPerfTest {
   private static void assertSame(PerfTruth.Replay replay) {
     assertTrue(replay.pairs().size() > 100, "too few frames to compare: " + replay.pairs().size());
     assertEquals(0, replay.unzippedSamples(), "samples whose frames could not be paired");
-    List<PerfTruth.Pair> differences = replay.differences().stream()
-        .filter(p -> !pltOverlap(p)).toList();
+    List<PerfTruth.Pair> differences = replay.differences();
     assertEquals(List.of(), differences.stream().map(SymbolizerAgainstPerfTest::describe)
             .distinct().limit(20).toList(),
         differences.size() + " of " + replay.pairs().size() + " frames differ from perf's");
-    long overlaps = replay.differences().size() - differences.size();
-    assertTrue(overlaps * 100 <= 3L * replay.pairs().size(), overlaps + " PLT overlaps");
-  }
-
-  /**
-   * The one known difference: an address in a PLT entry perf makes up ("clock_gettime@plt") that
-   * an unsized symbol before the PLT also covers (_init, extended to the next symbol). perf's
-   * red-black tree returns whichever of the two its search meets first, which depends on the
-   * tree's shape (seen both ways on this machine); the symbolizer always names the PLT entry.
-   */
-  private static boolean pltOverlap(PerfTruth.Pair pair) {
-    return pair.ours().symbol().endsWith("@plt") && !pair.perf().symbol().endsWith("@plt")
-        && !pair.perf().symbol().equals("[unknown]") && pair.perf().dso().equals(pair.ours().dso())
-        && pair.perf().address() == pair.ours().address();
   }
 
   private static String describe(PerfTruth.Pair pair) {

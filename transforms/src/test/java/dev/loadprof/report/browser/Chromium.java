@@ -1,6 +1,6 @@
 package dev.loadprof.report.browser;
 
-import java.io.File;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A headless Chromium driven over the DevTools protocol: one browser process per test class,
@@ -19,9 +18,6 @@ import org.junit.jupiter.api.Assumptions;
  * The DevTools port is chosen by Chromium (port 0) and read from its DevToolsActivePort file.
  */
 public final class Chromium implements AutoCloseable {
-  private static final List<String> NAMES = List.of("chromium", "chromium-browser",
-      "google-chrome", "google-chrome-stable");
-
   private final Process process;
   private final Path profile;
   private final Cdp browser;
@@ -32,34 +28,18 @@ public final class Chromium implements AutoCloseable {
     this.browser = browser;
   }
 
-  /** The browser binary: $LOADPROF_CHROMIUM, else the first of NAMES on the PATH. */
+  /** The browser binary: $LOADPROF_CHROMIUM, else the first of its names on the PATH. */
   public static Optional<Path> find() {
-    String env = System.getenv("LOADPROF_CHROMIUM");
-    if (env != null && !env.isBlank()) {
-      return Optional.of(Path.of(env));
-    }
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String name : NAMES) {
-      for (String dir : path.split(File.pathSeparator)) {
-        Path candidate = Path.of(dir, name);
-        if (Files.isExecutable(candidate)) {
-          return Optional.of(candidate);
-        }
-      }
-    }
-    return Optional.empty();
+    return RequiredTools.find(RequiredTools.Tool.CHROMIUM, System.getenv());
   }
 
   /**
    * Launches the installed Chromium, or skips the calling test class (saying how to install it)
-   * when there is none; for a @BeforeAll.
+   * when there is none, or fails it where tools are required ({@link RequiredTools}); for a
+   * @BeforeAll.
    */
   public static Chromium launchOrSkip(String reports) throws IOException, InterruptedException {
-    Optional<Path> binary = find();
-    Assumptions.assumeTrue(binary.isPresent(), "SKIPPED: no chromium on the PATH (nor"
-        + " $LOADPROF_CHROMIUM); install it (Debian: apt-get install -y chromium) to run the "
-        + reports + " browser tests");
-    return launch(binary.get());
+    return launch(RequiredTools.require(RequiredTools.Tool.CHROMIUM));
   }
 
   public static Chromium launch(Path binary) throws IOException, InterruptedException {

@@ -1,0 +1,171 @@
+package dev.loadprof.cli.progress;
+
+import dev.loadprof.progress.JobProgress;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import me.tongfei.progressbar.DelegatingProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * The progress line of a running job on stderr: the stage, work done of the total where known,
+ * a rate and an estimate, redrawn in place twice a second from {@link JobProgress}. Nothing is
+ * drawn in a job's first 2 s, so short jobs print exactly what they did before. Each finished
+ * stage keeps its last line. Drawing is me.tongfei:progressbar's, fed through a consumer that
+ * writes to the job's own stderr stream (no terminal library is opened). A log line written to
+ * System.err meanwhile starts on a line of its own, and the next redraw puts the progress under it.
+ */
+public final class ProgressDisplay implements AutoCloseable {
+  static final long SHOW_AFTER_MS = 2_000;
+  static final int REDRAW_MS = 500;
+  private static final int WIDTH = 100;
+
+  private final PrintStream err;
+  private final boolean terminal;
+  private final PrintStream systemErr = System.err;
+  private final ScheduledExecutorService ticker;
+  private final long startNs = System.nanoTime();
+  private JobProgress.Stage shown;
+  private ProgressBar bar;
+  private boolean lineDrawn;
+
+  private ProgressDisplay(PrintStream err, boolean enabled, boolean terminal) {
+    this.err = err;
+    this.terminal = terminal;
+    this.ticker = enabled ? Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "loadprof-progress");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+  }
+
+  /**
+   * A display that draws on {@code err} when enabled, and does nothing otherwise; on a
+   * terminal a log line clears the progress line first, elsewhere it starts a new line.
+   */
+  public static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err) {
+    JobProgress.reset();
+    ProgressDisplay display = new ProgressDisplay(err, enabled, terminal);
+    if (enabled) {
+      if (err == System.err) {
+        System.setErr(new PrintStream(new LineAware(display), true));
+      }
+      display.ticker.scheduleAtFixedRate(display::tick, REDRAW_MS / 2, REDRAW_MS / 2,
+          TimeUnit.MILLISECONDS);
+    }
+    return display;
+  }
+
+  private synchronized void tick() {
+    try {
+      if (System.nanoTime() - startNs < SHOW_AFTER_MS * 1_000_000L) {
+        return;
+      }
+      JobProgress.Snapshot now = JobProgress.snapshot();
+      if (now == null) {
+        return;
+      }
+      if (now.stage() != shown) {
+        finishLine();
+        shown = now.stage();
+        bar = newBar(now);
+      }
+      bar.maxHint(now.total());
+      bar.stepTo(now.done());
+    } catch (RuntimeException e) {
+      // The progress line is a courtesy; it must never disturb the job.
+    }
+  }
+
+  private ProgressBar newBar(JobProgress.Snapshot at) {
+    return new ProgressBarBuilder()
+        .setTaskName(at.stage().label)
+        .setInitialMax(at.total())
+        .setUnit(" " + at.stage().unit, at.stage().unitSize)
+        .showSpeed()
+        .setStyle(ProgressBarStyle.ASCII)
+        .continuousUpdate()
+        .setUpdateIntervalMillis(REDRAW_MS)
+        .startsFrom(at.done(), Duration.ZERO)
+        .setConsumer(new DelegatingProgressBarConsumer(this::draw, WIDTH))
+        .build();
+  }
+
+  private void draw(String line) {
+    synchronized (err) {
+      err.print('\r' + line);
+      err.flush();
+      lineDrawn = true;
+    }
+  }
+
+  /** Before another writer's text: the progress line makes room. */
+  private void makeRoom() {
+    synchronized (err) {
+      if (lineDrawn) {
+        err.print(terminal ? "\r\033[K" : "\n");
+        lineDrawn = false;
+      }
+    }
+  }
+
+  /** System.err while the display runs: every write makes room first. */
+  private static final class LineAware extends java.io.OutputStream {
+    private final ProgressDisplay display;
+
+    LineAware(ProgressDisplay display) {
+      this.display = display;
+    }
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      synchronized (display.err) {
+        display.makeRoom();
+        display.err.write(b, off, len);
+      }
+    }
+
+    @Override
+    public void flush() {
+      display.err.flush();
+    }
+  }
+
+  /** Draws the finished stage's last state and leaves it on its own line. */
+  private void finishLine() {
+    if (bar != null) {
+      bar.close();
+      synchronized (err) {
+        if (lineDrawn) {
+          err.println();
+          lineDrawn = false;
+        }
+      }
+      bar = null;
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (ticker != null) {
+      ticker.shutdownNow();
+      JobProgress.Snapshot last = JobProgress.snapshot();
+      if (bar != null && last != null && last.stage() == shown) {
+        bar.stepTo(last.done()); // the last line shows where the job ended
+      }
+      finishLine();
+      if (System.err != systemErr) {
+        System.setErr(systemErr);
+      }
+    }
+  }
+}

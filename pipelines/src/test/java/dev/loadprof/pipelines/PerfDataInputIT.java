@@ -1,0 +1,119 @@
+package dev.loadprof.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.loadprof.pipelines.E2e.Cli;
+import dev.loadprof.testtools.RequiredTools;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * perf.data recorded in the test (system-wide, a fraction of a second) and then damaged: a
+ * damaged file is bad input (exit 2) with a message that says so, not perf's unrelated notes;
+ * a recording without call chains (no -g) is said once.
+ */
+class PerfDataInputIT {
+  @TempDir static Path dir;
+  static Path withCallChains;
+  static Path withoutCallChains;
+
+  @BeforeAll
+  static void record() throws Exception {
+    RequiredTools.require(RequiredTools.Tool.PERF);
+    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
+        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "system-wide recording needs root");
+    withCallChains = record("g.data", "-g");
+    withoutCallChains = record("nog.data");
+  }
+
+  private static Path record(String name, String... extra) throws Exception {
+    Path data = dir.resolve(name);
+    List<String> cmd = new java.util.ArrayList<>(List.of("perf", "record", "-q", "-k", "mono",
+        "-a", "-e", "cpu-clock", "-e", "sched:sched_switch", "-o", data.toString()));
+    cmd.addAll(List.of(extra));
+    cmd.addAll(List.of("--", "sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    assertEquals(true, p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), "perf record failed");
+    return data;
+  }
+
+  private static Cli analyze(Path data, String outName) {
+    return E2e.cli("analyze", "--out", dir.resolve(outName).toString(), data.toString());
+  }
+
+  private static void assertDamaged(Cli cli, Path file) {
+    assertEquals(2, cli.exit(), cli.stderr());
+    assertThat(cli.stderr(), containsString(file + ": the perf.data file is damaged (perf: "));
+    assertThat(cli.stderr(), containsString("record it again"));
+    assertThat(cli.stderr(), not(containsString("not valid for hardware events")));
+    assertEquals(1, cli.stderr().lines().count(), cli.stderr());
+  }
+
+  /** The file with {@code bytes} bytes from {@code offset} overwritten. */
+  private static Path overwrite(String name, long offset, int bytes) throws IOException {
+    byte[] d = Files.readAllBytes(withCallChains);
+    for (int i = 0; i < bytes; i++) {
+      d[(int) offset + i] ^= (byte) 0x5a;
+    }
+    Path damaged = dir.resolve(name);
+    Files.write(damaged, d);
+    return damaged;
+  }
+
+  /** perf.data's header: magic, size, attr_size, then the attrs and data sections (offset, size). */
+  private static long headerField(int index) throws IOException {
+    byte[] header = new byte[104];
+    try (var in = Files.newInputStream(withCallChains)) {
+      assertEquals(104, in.readNBytes(header, 0, 104));
+    }
+    return ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getLong(index * 8);
+  }
+
+  @Test
+  void damagedAttributesAreBadInput() throws Exception {
+    Path damaged = overwrite("attrs.data", headerField(3), 64);
+    assertDamaged(analyze(damaged, "attrs"), damaged);
+  }
+
+  @Test
+  void aTruncatedFileIsBadInput() throws Exception {
+    byte[] d = Files.readAllBytes(withCallChains);
+    Path cut = dir.resolve("cut.data");
+    Files.write(cut, java.util.Arrays.copyOf(d, d.length / 2));
+    assertDamaged(analyze(cut, "cut"), cut);
+  }
+
+  @Test
+  void damagedRecordsAreBadInput() throws Exception {
+    long dataOffset = headerField(5);
+    long dataSize = headerField(6);
+    Path damaged = overwrite("records.data", dataOffset + dataSize / 2, 4096);
+    assertDamaged(analyze(damaged, "records"), damaged);
+  }
+
+  @Test
+  void aRecordingWithoutCallChainsIsSaidOnce() {
+    Cli without = analyze(withoutCallChains, "nog");
+    assertEquals(0, without.exit(), without.stderr());
+    String warning = "no sample has a call chain (perf record without -g)";
+    assertEquals(1, without.stderr().split(java.util.regex.Pattern.quote(warning), -1).length
+        - 1, without.stderr());
+    Cli with = analyze(withCallChains, "g");
+    assertEquals(0, with.exit(), with.stderr());
+    assertThat(with.stderr(), not(containsString(warning)));
+  }
+}

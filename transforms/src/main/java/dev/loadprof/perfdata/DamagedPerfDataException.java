@@ -1,0 +1,50 @@
+package dev.loadprof.perfdata;
+
+import java.io.IOException;
+
+/**
+ * perf could not read a perf.data file because the file itself is damaged (a cut or overwritten
+ * header or record): bad input, not a failed job. The message names the file and what perf saw.
+ */
+public final class DamagedPerfDataException extends IOException {
+  /** What perf prints about a damaged file (perf 6.x), in lower case. */
+  private static final String[] SIGNS = {"incompatible file format", "failed to process type",
+      "file is truncated", "can't parse", "invalid file", "unexpected end of file",
+      "processing events failed"};
+
+  public DamagedPerfDataException(String file, String perfSaid) {
+    super(file + ": the perf.data file is damaged (perf: " + perfSaid + "); record it again,"
+        + " or copy it again if it was copied");
+  }
+
+  /** True when perf's words (lines of its stderr) say the file is damaged. */
+  static boolean saysDamaged(String perfSaid) {
+    String lower = perfSaid.toLowerCase(java.util.Locale.ROOT);
+    for (String sign : SIGNS) {
+      if (lower.contains(sign)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The message of a DamagedPerfDataException among a job failure's causes, or null. A cluster
+   * runner may hand it back as a stand-in that keeps only its class name and message in its
+   * text.
+   */
+  public static String messageIn(Throwable t) {
+    String prefix = DamagedPerfDataException.class.getName() + ": ";
+    for (int depth = 0; t != null && depth < 50; depth++, t = t.getCause()) {
+      if (t instanceof DamagedPerfDataException d) {
+        return d.getMessage();
+      }
+      String text = String.valueOf(t);
+      int at = text.indexOf(prefix);
+      if (at >= 0) {
+        return text.substring(at + prefix.length()).lines().findFirst().orElse("");
+      }
+    }
+    return null;
+  }
+}

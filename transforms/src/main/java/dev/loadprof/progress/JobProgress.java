@@ -1,0 +1,82 @@
+package dev.loadprof.progress;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * How far the job in this JVM has got, for the console's progress line: the latest stage begun,
+ * and per stage the work done and the total where it is known (bytes read of the inputs' sizes,
+ * perf.data pieces decoded of those planned, blocks joined of those parsed, outputs written). The readers and
+ * DoFns count here as they go; on the DirectRunner and embedded Flink they run in the CLI's JVM.
+ * Plain counters, not Beam metrics: the readers count on threads of their own (read-ahead,
+ * parse threads), where Beam has no metrics container.
+ */
+public final class JobProgress {
+  /** The stages in the order a job goes through them (perf.data is decoded, then read). */
+  public enum Stage {
+    DECODING("decoding", "pieces", 1),
+    READING("reading", "MB", 1 << 20),
+    JOINING("joining", "blocks", 1),
+    WRITING("writing", "outputs", 1);
+
+    public final String label;
+    public final String unit;
+    public final long unitSize;
+
+    Stage(String label, String unit, long unitSize) {
+      this.label = label;
+      this.unit = unit;
+      this.unitSize = unitSize;
+    }
+  }
+
+  /** One look at the progress: the current stage, its work done and total (-1: unknown). */
+  public record Snapshot(Stage stage, long done, long total) {}
+
+  private static final int STAGES = Stage.values().length;
+  private static final AtomicLongArray DONE = new AtomicLongArray(STAGES);
+  private static final AtomicLongArray TOTAL = new AtomicLongArray(STAGES);
+  private static final AtomicInteger CURRENT = new AtomicInteger(-1);
+
+  private JobProgress() {}
+
+  /** Forgets a previous job's counts (a JVM that runs several jobs, e.g. the tests). */
+  public static void reset() {
+    for (int i = 0; i < STAGES; i++) {
+      DONE.set(i, 0);
+      TOTAL.set(i, 0);
+    }
+    CURRENT.set(-1);
+  }
+
+  /** Adds work to a stage's known total, and marks the stage begun. */
+  public static void addTotal(Stage stage, long amount) {
+    begin(stage);
+    TOTAL.addAndGet(stage.ordinal(), amount);
+  }
+
+  /** Adds work to a stage's known total before the stage begins (blocks parsed, to be joined). */
+  public static void expect(Stage stage, long amount) {
+    TOTAL.addAndGet(stage.ordinal(), amount);
+  }
+
+  /** Counts work done in a stage, and marks the stage begun. */
+  public static void advance(Stage stage, long amount) {
+    begin(stage);
+    DONE.addAndGet(stage.ordinal(), amount);
+  }
+
+  /** The latest stage begun, or null before any. */
+  public static Snapshot snapshot() {
+    int i = CURRENT.get();
+    if (i < 0) {
+      return null;
+    }
+    long total = TOTAL.get(i);
+    return new Snapshot(Stage.values()[i], DONE.get(i), total > 0 ? total : -1);
+  }
+
+  private static void begin(Stage stage) {
+    CURRENT.accumulateAndGet(stage.ordinal(), Math::max);
+  }
+}
