@@ -36,6 +36,11 @@
 #   bench/run.sh perfdata [ROUNDS] [ITERS] perf.data end to end: perf script alone vs analyze
 #                              X.data (default pieces, and --decode-split cpu), ratios within
 #                              each round, outputs checked against analyze of the same text (root)
+#   bench/run.sh native [ROUNDS] [ITERS] the native perf.data reader: perf script > /dev/null vs
+#                              the reader alone vs analyze (native, and --perf-data-reader
+#                              perf-script), on a system-wide recording of `mixed ITERS` at 20 kHz
+#                              and of bench/deep.c (48-deep stacks); ratios within each round, medians
+#                              (root, perf; run `mvn -o -q -pl transforms,pipelines -am test-compile` first)
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
 #                              revision (HEAD: the working tree), rounds interleaving the revisions
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
@@ -729,6 +734,81 @@ parse_ab() {
   done
 }
 
+# The reactor's classpath (this worktree's modules' classes and every dependency, jelf included),
+# without installing anything into ~/.m2.
+reactor_classpath() {
+  local file="$work/reactor-classpath.txt"
+  if [ ! -f "$file" ] || [ transforms/pom.xml -nt "$file" ] || [ pipelines/pom.xml -nt "$file" ]; then
+    mvn -q -o -B -pl transforms,pipelines -am dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile="$file" >/dev/null
+  fi
+  echo "pipelines/target/test-classes:pipelines/target/classes:transforms/target/classes:schemas/target/classes:$(cat "$file")"
+}
+
+native_reader() {
+  local rounds="${1:-3}" iters="${2:-200}" wl="$work/workloads" cp
+  if [ ! -x "$wl/mixed" ]; then
+    local sources="$home/../shared/workloads"
+    [ -d "$sources" ] || sources=/work/shared/workloads # from a worktree under /work/wt
+    rm -rf "$wl" && cp -r "$sources" "$wl" && make -s -C "$wl"
+  fi
+  gcc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -pthread -o "$wl/deep" bench/deep.c
+  cp="$(reactor_classpath)"
+  local mixed="$work/native-mixed.data" deep="$work/native-deep.data"
+  [ -f "$mixed" ] || perf record -q -k mono -a -g -e cpu-clock/freq=20000/ -e sched:sched_switch \
+    -o "$mixed" -- "$wl/mixed" "$iters" 2 >/dev/null 2>&1
+  [ -f "$deep" ] || perf record -q -k mono -a -g -e cpu-clock -e sched:sched_switch \
+    -o "$deep" -- "$wl/deep" 4000 48 >/dev/null 2>&1
+  local -a names=(a-perf-script b-native-read c-analyze d-analyze-perf-script)
+  for data in "$mixed" "$deep"; do
+    ls -l "$data"
+    declare -A wall=() rss=()
+    for round in $(seq "$rounds"); do
+      for name in "${names[@]}"; do
+        local t="$work/native-$name.time" log="$work/native-$name.log"
+        case "$name" in
+          a-perf-script) /usr/bin/time -f '%e %M' -o "$t" perf script -F \
+            comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns --show-task-events -i "$data" \
+            >/dev/null 2>"$log" ;;
+          b-native-read) /usr/bin/time -f '%e %M' -o "$t" java -cp "$cp" \
+            dev.loadprof.bench.NativeReadTime "$data" >"$log" 2>&1 ;;
+          c-analyze) /usr/bin/time -f '%e %M' -o "$t" java -Dloadprof.home="$home" -cp "$cp" \
+            dev.loadprof.cli.LoadprofCli analyze -o "$work/native-out-c" "$data" >"$log" 2>&1 ;;
+          d-analyze-perf-script) /usr/bin/time -f '%e %M' -o "$t" java -Dloadprof.home="$home" \
+            -cp "$cp" dev.loadprof.cli.LoadprofCli analyze --perf-data-reader perf-script \
+            -o "$work/native-out-d" "$data" >"$log" 2>&1 ;;
+        esac
+        local e m
+        read -r e m <"$t"
+        wall[$name,$round]=$e
+        rss[$name,$round]=$m
+        printf 'round %s %-22s wall %6.2f s  max RSS %5.0f MB  load %s\n' "$round" "$name" "$e" \
+          "$(echo "$m / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+      done
+    done
+    for name in "${names[@]}"; do
+      local ratios="" walls=""
+      for round in $(seq "$rounds"); do
+        ratios+="$(echo "${wall[$name,$round]} / ${wall[a-perf-script,$round]}" | bc -l) "
+        walls+="${wall[$name,$round]} "
+      done
+      printf '%-22s median wall %6.2f s  ratio to perf script median %5.2f  (ratios: %s)\n' "$name" \
+        "$(echo "$walls" | tr ' ' '\n' | grep . | median)" \
+        "$(echo "$ratios" | tr ' ' '\n' | grep . | median)" \
+        "$(for r in $ratios; do printf '%.2f ' "$r"; done)"
+    done
+    cat "$work/native-b-native-read.log"
+    # The two analyze paths must agree: the same histogram, functions and profile.
+    for f in histogram.txt functions.txt flame.folded profile.pb.gz; do
+      if cmp -s "$work/native-out-c/$f" "$work/native-out-d/$f"; then
+        echo "same $f"
+      else
+        echo "DIFFERENT $f"
+      fi
+    done
+  done
+}
+
 case "${1:-}" in
   startup) shift; startup "$@" ;;
   cds) shift; cds "$@" ;;
@@ -742,6 +822,7 @@ case "${1:-}" in
   symbols) shift; symbols "$@" ;;
   stages) shift; stages "$@" ;;
   parse-ab) shift; parse_ab "$@" ;;
+  native) shift; native_reader "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;

@@ -1,6 +1,7 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import picocli.CommandLine.Option;
 
@@ -33,7 +34,20 @@ final class ParsingOptions {
           + " or one piece per CPU (-C; system-wide recordings only).")
   String decodeSplit;
 
+  @Option(names = "--perf-data-reader", paramLabel = "auto|native|perf-script",
+      defaultValue = "auto",
+      description = "How perf.data is decoded: auto (default) reads it natively and runs perf"
+          + " script only for what the native reader cannot read, saying why; native or"
+          + " perf-script force one.")
+  String perfDataReader;
+
   void applyTo(AnalyzeSettings.Builder settings) throws UsageException {
+    PerfDataReading reading = PerfDataReading.parse(perfDataReader);
+    if (reading == null) {
+      throw new UsageException("--perf-data-reader is auto, native or perf-script, got '"
+          + perfDataReader + "'");
+    }
+    settings.perfDataReading(reading);
     if (!decodeSplit.equals("time") && !decodeSplit.equals("cpu")) {
       throw new UsageException("--decode-split is time or cpu, got '" + decodeSplit + "'");
     }

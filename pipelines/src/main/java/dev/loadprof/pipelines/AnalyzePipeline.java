@@ -76,7 +76,8 @@ public final class AnalyzePipeline {
     return new ParseTraces(windowNs, settings.event(),
         settings.decodePieces() > 0 ? settings.decodePieces() : ParseTraces.DEFAULT_DECODE_PIECES,
         settings.decodeSplit(),
-        settings.parseThreads() > 0 ? settings.parseThreads() : ParseTraces.DEFAULT_PARSE_THREADS);
+        settings.parseThreads() > 0 ? settings.parseThreads() : ParseTraces.DEFAULT_PARSE_THREADS,
+        settings.perfDataReading());
   }
 
   /** Builds and runs analyze's pipeline on the runner of {@code options}, waiting for it. */

@@ -1,6 +1,7 @@
 package dev.loadprof.pipelines;
 
 import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.perfdata.reader.PerfDataReading;
 import java.util.Set;
 
 /**
@@ -24,10 +25,12 @@ import java.util.Set;
  * @param groupBy how many-runs reports are grouped: none, host, comm, run, run:REGEX
  * @param nights only the archived runs of these nights, or null
  * @param hosts only the archived runs of these hosts, or null
+ * @param perfDataReading how perf.data is decoded: native reader, perf script, or auto
  */
 public record AnalyzeSettings(String out, long windowMs, String event, int decodePieces,
     int parseThreads, DecodePiece.Kind decodeSplit, Set<Integer> pids, String comm, String load,
-    Set<Integer> tids, String cpus, String time, String groupBy, String nights, String hosts) {
+    Set<Integer> tids, String cpus, String time, String groupBy, String nights, String hosts,
+    PerfDataReading perfDataReading) {
 
   public AnalyzeSettings {
     pids = pids == null ? null : Set.copyOf(pids);
@@ -62,6 +65,7 @@ public record AnalyzeSettings(String out, long windowMs, String event, int decod
     private String groupBy = "none";
     private String nights;
     private String hosts;
+    private PerfDataReading perfDataReading = PerfDataReading.AUTO;
 
     private Builder(String out) {
       this.out = out;
@@ -91,6 +95,12 @@ public record AnalyzeSettings(String out, long windowMs, String event, int decod
       return this;
     }
 
+    /** How perf.data inputs are decoded. */
+    public Builder perfDataReading(PerfDataReading reading) {
+      this.perfDataReading = reading;
+      return this;
+    }
+
     /** Which archived runs are read. */
     public Builder runs(String nights, String hosts) {
       this.nights = nights;
@@ -103,7 +113,7 @@ public record AnalyzeSettings(String out, long windowMs, String event, int decod
         throw new IllegalStateException("the parsing settings were not given");
       }
       return new AnalyzeSettings(out, windowMs, event, decodePieces, parseThreads, decodeSplit,
-          pids, comm, load, tids, cpus, time, groupBy, nights, hosts);
+          pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading);
     }
   }
 }

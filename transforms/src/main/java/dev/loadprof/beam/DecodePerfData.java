@@ -5,6 +5,10 @@ import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.PerfScriptDecoder;
 import dev.loadprof.perfdata.PieceTask;
+import dev.loadprof.perfdata.reader.NativePerfDataReader;
+import dev.loadprof.perfdata.reader.PerfDataReading;
+import dev.loadprof.perfdata.reader.UnsupportedPerfDataException;
+import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -24,10 +28,13 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns input paths into the pieces to parse, grouped per input: a text trace is one piece; a
- * perf.data file is cut into pieces (per CPU or per time slice) that separate {@code perf script}
+ * perf.data file that the native reader can read is one piece that it reads (unless perf script
+ * is asked for); another perf.data file is cut into pieces (per CPU or per time slice) that separate {@code perf script}
  * processes decode in parallel, on any worker, into local temporary files. The parse step reads
  * the pieces of one input back as one text.
  */
@@ -35,14 +42,17 @@ public final class DecodePerfData
     extends PTransform<PCollection<String>, PCollection<KV<String, Iterable<PieceTask>>>> {
   private final int pieces;
   private final DecodePiece.Kind splitBy;
+  private final PerfDataReading reading;
 
   /**
    * @param pieces how many pieces to cut a perf.data file into (1: one perf script)
    * @param splitBy CPU or TIME
+   * @param reading native reader, perf script, or the native reader with perf script's fallback
    */
-  public DecodePerfData(int pieces, DecodePiece.Kind splitBy) {
+  public DecodePerfData(int pieces, DecodePiece.Kind splitBy, PerfDataReading reading) {
     this.pieces = pieces;
     this.splitBy = splitBy;
+    this.reading = reading;
   }
 
   @Override
@@ -50,7 +60,7 @@ public final class DecodePerfData
     KvCoder<String, PieceTask> coder =
         KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(PieceTask.class));
     return paths
-        .apply("Plan perf.data pieces", ParDo.of(new PlanFn(pieces, splitBy))).setCoder(coder)
+        .apply("Plan perf.data pieces", ParDo.of(new PlanFn(pieces, splitBy, reading))).setCoder(coder)
         .apply("Spread pieces over workers", Reshuffle.viaRandomKey())
         .apply("Decode pieces with perf script", ParDo.of(new DecodeFn())).setCoder(coder)
         .apply("Gather the pieces of each input", GroupByKey.create());
@@ -66,12 +76,15 @@ public final class DecodePerfData
   }
 
   static final class PlanFn extends DoFn<String, KV<String, PieceTask>> {
+    private static final Logger LOG = LoggerFactory.getLogger(DecodePerfData.class);
     private final int pieces;
     private final DecodePiece.Kind splitBy;
+    private final PerfDataReading reading;
 
-    PlanFn(int pieces, DecodePiece.Kind splitBy) {
+    PlanFn(int pieces, DecodePiece.Kind splitBy, PerfDataReading reading) {
       this.pieces = pieces;
       this.splitBy = splitBy;
+      this.reading = reading;
     }
 
     @ProcessElement
@@ -81,6 +94,21 @@ public final class DecodePerfData
       if (perfData == null) {
         out.output(KV.of(path, PieceTask.text()));
         return;
+      }
+      if (reading != PerfDataReading.PERF_SCRIPT) {
+        try {
+          PerfDataHeader header =
+              NativePerfDataReader.open(perfData, SymbolSources.live()).header();
+          out.output(KV.of(path, new PieceTask(DecodePiece.nativeRead(), header, null)));
+          return;
+        } catch (UnsupportedPerfDataException e) {
+          if (reading == PerfDataReading.NATIVE) {
+            throw new UnsupportedPerfDataException(path + ": the native perf.data reader cannot"
+                + " read it: " + e.getMessage() + ". Use --perf-data-reader perf-script");
+          }
+          LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
+              path, e.getMessage());
+        }
       }
       PerfDataHeader header = PerfDataHeader.read(perfData);
       List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
@@ -96,7 +124,7 @@ public final class DecodePerfData
     public void process(@Element KV<String, PieceTask> in,
         OutputReceiver<KV<String, PieceTask>> out) throws IOException {
       PieceTask task = in.getValue();
-      if (!task.isPerfData()) {
+      if (!task.isPerfData() || task.piece().kind() == DecodePiece.Kind.NATIVE) {
         out.output(in);
         return;
       }

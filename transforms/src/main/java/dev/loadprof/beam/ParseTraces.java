@@ -12,6 +12,9 @@ import dev.loadprof.perfdata.BuildIds;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
+import dev.loadprof.perfdata.reader.NativePerfDataReader;
+import dev.loadprof.perfdata.reader.PerfDataReading;
+import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -64,6 +67,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   private final int decodePieces;
   private final DecodePiece.Kind splitBy;
   private final int parseThreads;
+  private final PerfDataReading perfDataReading;
   private boolean logWarnings;
 
   /**
@@ -72,20 +76,22 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    */
   public ParseTraces(long windowNs, String samplingEvent) {
     this(windowNs, samplingEvent, DEFAULT_DECODE_PIECES, DecodePiece.Kind.TIME,
-        DEFAULT_PARSE_THREADS);
+        DEFAULT_PARSE_THREADS, PerfDataReading.AUTO);
   }
 
   /**
    * The same, decoding each perf.data input in {@code decodePieces} pieces cut by {@code splitBy}
-   * (CPU or TIME), and parsing the text of each trace on {@code parseThreads} threads.
+   * (CPU or TIME), and parsing the text of each trace on {@code parseThreads} threads; perf.data
+   * is read as {@code perfDataReading} says.
    */
   public ParseTraces(long windowNs, String samplingEvent, int decodePieces,
-      DecodePiece.Kind splitBy, int parseThreads) {
+      DecodePiece.Kind splitBy, int parseThreads, PerfDataReading perfDataReading) {
     this.windowNs = windowNs;
     this.samplingEvent = samplingEvent;
     this.decodePieces = decodePieces;
     this.splitBy = splitBy;
     this.parseThreads = parseThreads;
+    this.perfDataReading = perfDataReading;
   }
 
   /**
@@ -94,7 +100,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    * the runs' infos, which on a cluster is the only place the user sees.
    */
   public ParseTraces withWarningsLogged() {
-    ParseTraces t = new ParseTraces(windowNs, samplingEvent, decodePieces, splitBy, parseThreads);
+    ParseTraces t = new ParseTraces(windowNs, samplingEvent, decodePieces, splitBy, parseThreads,
+        perfDataReading);
     t.logWarnings = true;
     return t;
   }
@@ -102,7 +109,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
     PCollectionTuple out = paths
-        .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy))
+        .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy, perfDataReading))
         .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads,
             logWarnings))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
@@ -145,8 +152,16 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
             out.get(BLOCKS).output(block);
           });
       TreeMap<String, String> buildIds = new TreeMap<>();
+      NativePerfDataReader nativeReader = null;
       try {
-        if (pieces.get(0).isPerfData()) {
+        if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
+          builder.decodedFromPerfData();
+          NativePerfDataReader reader =
+              NativePerfDataReader.open(Path.of(path), SymbolSources.live());
+          reader.read(builder);
+          buildIds = reader.buildIds();
+          nativeReader = reader;
+        } else if (pieces.get(0).isPerfData()) {
           builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
@@ -163,7 +178,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
       RunInfo info = builder.finish();
       info.buildIds = buildIds;
-      parser.describeRun(info);
+      if (nativeReader != null) {
+        nativeReader.describeRun(info);
+      } else {
+        parser.describeRun(info);
+      }
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }

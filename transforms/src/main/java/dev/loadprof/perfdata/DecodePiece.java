@@ -17,11 +17,16 @@ import java.util.List;
 public record DecodePiece(Kind kind, int index, int count, int cpu, long fromNs, long toNs)
     implements Serializable {
 
-  /** How a recording is cut into pieces. */
-  public enum Kind { WHOLE, CPU, TIME }
+  /** How a recording is cut into pieces; NATIVE: read whole by the native reader, not perf. */
+  public enum Kind { WHOLE, CPU, TIME, NATIVE }
 
   public static DecodePiece whole() {
     return new DecodePiece(Kind.WHOLE, 0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  /** The whole recording, for the native reader. */
+  public static DecodePiece nativeRead() {
+    return new DecodePiece(Kind.NATIVE, 0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE);
   }
 
   /**
@@ -58,7 +63,7 @@ public record DecodePiece(Kind kind, int index, int count, int cpu, long fromNs,
   /** perf script's arguments that select this piece. */
   List<String> perfArgs() {
     return switch (kind) {
-      case WHOLE -> List.of();
+      case WHOLE, NATIVE -> List.of();
       case CPU -> List.of("-C", Integer.toString(cpu));
       case TIME -> List.of("--time", seconds(Math.max(0, fromNs)) + ","
           + (toNs == Long.MAX_VALUE ? "" : seconds(toNs)));

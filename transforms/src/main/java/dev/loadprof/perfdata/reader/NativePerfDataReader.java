@@ -1,0 +1,139 @@
+package dev.loadprof.perfdata.reader;
+
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.perfdata.PerfDataHeader;
+import dev.loadprof.perfdata.symbols.SymbolSources;
+import dev.loadprof.perfdata.symbols.Symbolizer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Reads a perf.data file without perf: sends its events to a {@link TraceEventSink} exactly as
+ * {@code perf script} text read by the text parser would (same order, same fields), so everything
+ * downstream is the same whichever way a recording was decoded. Frames are symbolized by a
+ * {@link Symbolizer} fed from the file's MMAP records.
+ *
+ * <p>What it does not decode (pipe mode, big-endian, compressed records, an unknown tracepoint
+ * format) is refused by {@link #open} with an {@link UnsupportedPerfDataException} before any
+ * event is sent, so the caller can decode that file with perf script instead.
+ */
+public final class NativePerfDataReader {
+  private static final int FINISHED_ROUND = 68;
+
+  private final PerfDataFile file;
+  private final SchedRecords sched;
+  private final SymbolSources symbols;
+  private long records;
+  private long throttles;
+
+  private NativePerfDataReader(PerfDataFile file, SchedRecords sched, SymbolSources symbols) {
+    this.file = file;
+    this.sched = sched;
+    this.symbols = symbols;
+  }
+
+  /** Reads the file's header; throws {@link UnsupportedPerfDataException} if perf script must. */
+  public static NativePerfDataReader open(Path perfData, SymbolSources symbols)
+      throws IOException {
+    PerfDataFile file = PerfDataFile.open(perfData);
+    return new NativePerfDataReader(file, new SchedRecords(file), symbols);
+  }
+
+  /** Why the native reader cannot read this file, or null when it can. */
+  public static String unsupportedReason(Path perfData) {
+    try {
+      open(perfData, SymbolSources.live());
+      return null;
+    } catch (UnsupportedPerfDataException e) {
+      return e.getMessage();
+    } catch (IOException e) {
+      return "its header could not be read (" + e.getMessage() + ")";
+    }
+  }
+
+  /** What the pipeline's planning needs to know of the recording, as perf's header says it. */
+  public PerfDataHeader header() {
+    boolean cpu = false;
+    boolean tracepoints = false;
+    for (EventAttr attr : file.attrs) {
+      cpu |= attr.has(EventAttr.SAMPLE_CPU);
+      tracepoints |= attr.isTracepoint();
+    }
+    return new PerfDataHeader(cpu, tracepoints, file.cpus, 0, 0);
+  }
+
+  /**
+   * Sends every event of the file to {@code sink}, in perf script's order. A damaged record ends
+   * the read with a malformed report naming its byte offset; what came before is kept.
+   */
+  public void read(TraceEventSink sink) throws IOException {
+    RecordFields fields = new RecordFields(file.attrs, file.attrById);
+    try (Symbolizer symbolizer = new Symbolizer(symbols);
+        RecordStream stream = new RecordStream(
+            FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset,
+            file.dataSize)) {
+      RecordDispatcher dispatcher =
+          new RecordDispatcher(file, new RecordFields(file.attrs, file.attrById), sched,
+              symbolizer);
+      dispatcher.start(sink);
+      OrderedRecords ordered = new OrderedRecords();
+      OrderedRecords.Target target = dispatcher::dispatch;
+      try {
+        for (byte[] record; (record = stream.next()) != null; ) {
+          records++;
+          ByteBuffer b = ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN);
+          int type = b.getInt(0);
+          if (type == FINISHED_ROUND) {
+            ordered.finishRound(target);
+            continue;
+          }
+          if (type >= RecordFields.USER_TYPE_START) {
+            continue; // perf's own records (ids, maps, time conversion): nothing to send
+          }
+          long time = fields.orderTime(b);
+          if (time < 0) {
+            dispatcher.dispatch(record, stream.recordOffset); // no time: at once, as perf does
+          } else {
+            ordered.add(time, record, stream.recordOffset);
+          }
+        }
+      } catch (IOException e) {
+        ordered.finish(target);
+        sink.malformed(stream.recordOffset, file.path + ": " + e.getMessage()
+            + ": the perf.data file is damaged; everything before it was analyzed."
+            + " Re-record, or try --perf-data-reader perf-script", "");
+        return;
+      }
+      ordered.finish(target);
+      throttles = dispatcher.throttles;
+    }
+  }
+
+  /** The host name from the file's header, and what the read counted. */
+  public void describeRun(RunInfo run) {
+    if (!file.hostName.isEmpty()) {
+      run.host = file.hostName;
+    }
+    if (throttles > 0) {
+      run.warnings.add(file.path + ": the kernel throttled sampling " + throttles
+          + " times (perf's THROTTLE records): samples are missing in those intervals");
+    }
+  }
+
+  /** Object path to build id (hex), from the file's build-id section, as perf buildid-list. */
+  public java.util.TreeMap<String, String> buildIds() {
+    java.util.TreeMap<String, String> ids = new java.util.TreeMap<>();
+    file.buildIds.forEach((path, id) -> ids.put(path, java.util.HexFormat.of().formatHex(id)));
+    return ids;
+  }
+
+  /** Records read by the last {@link #read}. */
+  public long records() {
+    return records;
+  }
+}

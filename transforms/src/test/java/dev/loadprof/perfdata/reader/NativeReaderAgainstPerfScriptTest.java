@@ -1,0 +1,104 @@
+package dev.loadprof.perfdata.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.loadprof.parse.PerfScriptParser;
+import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.perfdata.PerfDataHeader;
+import dev.loadprof.perfdata.PerfScriptDecoder;
+import dev.loadprof.perfdata.symbols.SymbolSources;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recordings made here, read by the native reader and by perf script + the text parser: the two
+ * must send the same events in the same order (times, cpus, pids, comms, periods, switch states,
+ * stack depths and addresses); frame names are compared apart, as a share. Needs root, perf and
+ * the workloads of ../shared/workloads (skipped otherwise).
+ */
+class NativeReaderAgainstPerfScriptTest {
+  @TempDir static Path dir;
+  static Path workloads;
+
+  @BeforeAll
+  static void buildWorkloads() throws Exception {
+    assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
+    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
+        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
+    Path sources = Path.of("/work/shared/workloads");
+    assumeTrue(Files.isDirectory(sources), "no /work/shared/workloads");
+    workloads = dir.resolve("wl");
+    assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString())));
+    assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));
+  }
+
+  @Test
+  void systemWideSwitchesAndWakeupsMatchPerfScript() throws Exception {
+    Path data = record("mixed.data", List.of("-a", "-g", "-e", "cpu-clock", "-e",
+        "sched:sched_switch", "-e", "sched:sched_wakeup"), workloads.resolve("mixed") + " 40");
+    compare(data);
+  }
+
+  @Test
+  void perProcessContextSwitchesMatchPerfScript() throws Exception {
+    Path data = record("per-process.data", List.of("-g", "--switch-events", "-e", "cpu-clock"),
+        workloads.resolve("mixed") + " 20");
+    compare(data);
+  }
+
+  private static void compare(Path data) throws Exception {
+    SinkLog text = new SinkLog();
+    PerfDataHeader header = PerfDataHeader.read(data);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PerfScriptDecoder.decode(data, header, DecodePiece.whole(), out);
+    new PerfScriptParser().read(new ByteArrayInputStream(out.toByteArray()), "text", text);
+
+    SinkLog nativeLog = new SinkLog();
+    NativePerfDataReader.open(data, SymbolSources.live()).read(nativeLog);
+
+    assertTrue(text.counts.getOrDefault("sample", 0) > 100, text.counts.toString());
+    assertEquals(text.counts, nativeLog.counts);
+    List<String> differences = new ArrayList<>();
+    for (int i = 0; i < text.calls.size() && differences.size() < 3; i++) {
+      if (!text.calls.get(i).equals(nativeLog.calls.get(i))) {
+        differences.add("#" + i + "\n  perf script: " + text.calls.get(i) + "\n  native:      "
+            + nativeLog.calls.get(i));
+      }
+    }
+    assertEquals(List.of(), differences);
+    int sameNames = 0;
+    for (int i = 0; i < text.symbols.size(); i++) {
+      sameNames += text.symbols.get(i).equals(nativeLog.symbols.get(i)) ? 1 : 0;
+    }
+    System.out.printf("%s: %d calls equal; stacks with the same names: %d of %d%n",
+        data.getFileName(), text.calls.size(), sameNames, text.symbols.size());
+  }
+
+  private static Path record(String name, List<String> options, String workload)
+      throws Exception {
+    Path data = dir.resolve(name);
+    List<String> cmd = new ArrayList<>(List.of("perf", "record", "-k", "mono", "-o",
+        data.toString()));
+    cmd.addAll(options);
+    cmd.addAll(List.of("--", "sh", "-c", workload));
+    assertEquals(0, run(cmd), String.join(" ", cmd));
+    return data;
+  }
+
+  private static int run(List<String> command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out: " + command);
+    return p.exitValue();
+  }
+}
