@@ -40,7 +40,7 @@ public record AnalyzeSettings(String out, long windowMs, String event, int decod
   /** The same job writing into {@code dir}: the CLI's private staging directory of --out. */
   public AnalyzeSettings writingTo(String dir) {
     return new AnalyzeSettings(dir, windowMs, event, decodePieces, parseThreads, decodeSplit,
-        pids, comm, load, tids, cpus, time, groupBy, nights, hosts);
+        pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading);
   }
 
   /** A builder for the job that writes to {@code out}; each group of options fills its part. */
