@@ -2,14 +2,9 @@ package dev.loadprof.bench;
 
 import dev.loadprof.parse.CountingSink;
 import dev.loadprof.parse.PerfScriptParser;
-import dev.loadprof.synth.SyntheticTrace;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -25,19 +20,7 @@ public final class ParseCpuTime {
 
   public static void main(String[] args) throws Exception {
     int reps = args.length > 0 ? Integer.parseInt(args[0]) : 9;
-    SyntheticTrace trace = SyntheticTrace.builder().cpus(32).seed(7)
-        .process(4242, "bench", 0)
-        .serial(500_000_000L, "serial_work")
-        .parallel(32, 4_000_000_000L, "parallel_work")
-        .serial(500_000_000L, "tail_work")
-        .wakeups(true)
-        .dropIdleToTaskSwitches(c -> c % 2 == 1)
-        .build();
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    try (Writer w = new OutputStreamWriter(buf, StandardCharsets.UTF_8)) {
-      trace.writeTo(w);
-    }
-    byte[] text = buf.toByteArray();
+    byte[] text = StageThroughput.traceText(32, 4);
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     double[] seconds = new double[reps];
     for (int r = -4; r < reps; r++) {

@@ -23,10 +23,11 @@ import java.util.Arrays;
 public final class StageThroughput {
   private static final long WINDOW_NS = 1_000_000_000L;
 
-  public static void main(String[] args) throws Exception {
-    int cpus = args.length > 0 ? Integer.parseInt(args[0]) : 32;
-    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-    int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+  /**
+   * The benchmarks' synthetic trace as perf script text: 0.5 s serial, {@code seconds} on all
+   * {@code cpus}, 0.5 s serial, with call chains, wakeups and this VM's lost idle-to-task switches.
+   */
+  static byte[] traceText(int cpus, int seconds) throws java.io.IOException {
     SyntheticTrace trace = SyntheticTrace.builder().cpus(cpus).seed(7)
         .process(4242, "bench", 0)
         .serial(500_000_000L, "serial_work")
@@ -39,7 +40,14 @@ public final class StageThroughput {
     try (Writer w = new OutputStreamWriter(buf, StandardCharsets.UTF_8)) {
       trace.writeTo(w);
     }
-    byte[] text = buf.toByteArray();
+    return buf.toByteArray();
+  }
+
+  public static void main(String[] args) throws Exception {
+    int cpus = args.length > 0 ? Integer.parseInt(args[0]) : 32;
+    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    byte[] text = traceText(cpus, seconds);
     long events = countEvents(text);
     System.out.printf("trace: %d CPUs, %.1f MB of perf script text, %d records%n", cpus,
         text.length / 1e6, events);
