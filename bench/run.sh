@@ -428,7 +428,7 @@ cliff() {
   echo "uptime: $(uptime)"
 }
 
-# One big trace on all cores (issue 11 item 4): ./loadprof analyze with parallelism 1 (one parse
+# One big trace on all cores: ./loadprof analyze with parallelism 1 (one parse
 # thread, --parallelism=1) against parallelism 2, each with the JVM's default C2 thresholds and
 # with the launcher's (C2 compiles only what stays hot), interleaved; ratios within a round.
 split() {
@@ -481,7 +481,7 @@ split() {
   done
 }
 
-# A trace far bigger than the heap (issue 11 item 3: 10 GB): the default path once, wall and max
+# A trace far bigger than the heap (10 GB): the default path once, wall and max
 # RSS, and the samples and serial share against the generator's known answers.
 huge() {
   local gb="${1:-10}" file
@@ -580,7 +580,7 @@ PY
   ls -l bench/cost-curve.png
 }
 
-# perf.data end to end (issue 11 item 5). Records `mixed ITERS 2` system-wide at 20 kHz with
+# perf.data end to end. Records `mixed ITERS 2` system-wide at 20 kHz with
 # sched_switch (>= 1 M records for ITERS=4000), then ROUNDS rounds of, interleaved: (a) perf
 # script of the recommended fields to /dev/null alone, (b) ./loadprof analyze X.data (default
 # pieces), (c) the same with --decode-split cpu; each as a ratio to (a) within its round
@@ -657,7 +657,7 @@ perfdata() {
   echo "uptime: $(uptime)"
 }
 
-# The class-data archives (issue 18 item 10): the example with and without its archive,
+# The class-data archives: the example with and without its archive,
 # interleaved in one run (medians, per-round ratios), outputs compared; then how long the
 # training runs of a build take (LOADPROF_CDS=train, all classpaths).
 cds() {

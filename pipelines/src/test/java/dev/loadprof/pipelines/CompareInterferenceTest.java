@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareInterferenceTest {
   @TempDir Path dir;
 
-  @Disabled("needs the interference verdict of compare (issue 17 item 6, not on main yet)")
+  @Disabled("needs the interference verdict of compare (not built yet)")
   @Test
   void aBusyNeighbourIsInterferenceNotARegression() throws IOException {
     List<String> args = new ArrayList<>(List.of("compare", "--out", dir.resolve("out").toString(),

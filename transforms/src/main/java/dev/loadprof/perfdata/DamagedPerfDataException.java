@@ -28,24 +28,4 @@ public final class DamagedPerfDataException extends IOException implements BadIn
     }
     return false;
   }
-
-  /**
-   * The message of a DamagedPerfDataException among a job failure's causes, or null. A cluster
-   * runner may hand it back as a stand-in that keeps only its class name and message in its
-   * text.
-   */
-  public static String messageIn(Throwable t) {
-    String prefix = DamagedPerfDataException.class.getName() + ": ";
-    for (int depth = 0; t != null && depth < 50; depth++, t = t.getCause()) {
-      if (t instanceof DamagedPerfDataException d) {
-        return d.getMessage();
-      }
-      String text = String.valueOf(t);
-      int at = text.indexOf(prefix);
-      if (at >= 0) {
-        return text.substring(at + prefix.length()).lines().findFirst().orElse("");
-      }
-    }
-    return null;
-  }
 }

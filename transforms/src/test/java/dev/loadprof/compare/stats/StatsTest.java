@@ -55,7 +55,7 @@ class StatsTest {
     assertEquals(0.5454328952780965, MannWhitney.test(x, y).pValue(), 1e-12);
   }
 
-  /** Issue 18's cases: identical runs a side, and 2 vs 5 runs with ties. */
+  /** Identical runs a side, and 2 vs 5 runs with ties: never below the floor. */
   @Test
   void tiedSamplesNeverGoBelowTheFloor() {
     MannWhitney.Result identical = MannWhitney.test(new double[] {1, 1, 1},
