@@ -55,6 +55,28 @@ class PerfDataInputIT {
     return E2e.cli("analyze", "--out", dir.resolve(outName).toString(), data.toString());
   }
 
+  /** Through perf script, the path whose damage perf itself reports. */
+  private static Cli analyzeWithPerfScript(Path data, String outName) {
+    return E2e.cli("analyze", "--perf-data-reader", "perf-script", "--out",
+        dir.resolve(outName).toString(), data.toString());
+  }
+
+  /**
+   * The native reader (the default) keeps what it read around the damage and reports the rest
+   * as malformed: bad input (exit 2) when nothing usable is left, else the figures with a
+   * warning that names the file. Never a silent exit 0, never a crash (exit 1).
+   */
+  private static void assertBadInputByDefault(Path file, String outName) {
+    Cli cli = analyze(file, outName);
+    if (cli.exit() == 0) {
+      assertThat(cli.stderr(), containsString("warning (figures may be off"));
+      assertThat(cli.stderr(), containsString(file + ": "));
+    } else {
+      assertEquals(2, cli.exit(), cli.stderr());
+      assertThat(cli.stderr(), containsString(file.toString()));
+    }
+  }
+
   private static void assertDamaged(Cli cli, Path file) {
     assertEquals(2, cli.exit(), cli.stderr());
     assertThat(cli.stderr(), containsString(file + ": the perf.data file is damaged (perf: "));
@@ -86,7 +108,8 @@ class PerfDataInputIT {
   @Test
   void damagedAttributesAreBadInput() throws Exception {
     Path damaged = overwrite("attrs.data", headerField(3), 64);
-    assertDamaged(analyze(damaged, "attrs"), damaged);
+    assertDamaged(analyzeWithPerfScript(damaged, "attrs"), damaged);
+    assertBadInputByDefault(damaged, "attrs-native");
   }
 
   @Test
@@ -94,7 +117,8 @@ class PerfDataInputIT {
     byte[] d = Files.readAllBytes(withCallChains);
     Path cut = dir.resolve("cut.data");
     Files.write(cut, java.util.Arrays.copyOf(d, d.length / 2));
-    assertDamaged(analyze(cut, "cut"), cut);
+    assertDamaged(analyzeWithPerfScript(cut, "cut"), cut);
+    assertBadInputByDefault(cut, "cut-native");
   }
 
   @Test
@@ -102,7 +126,8 @@ class PerfDataInputIT {
     long dataOffset = headerField(5);
     long dataSize = headerField(6);
     Path damaged = overwrite("records.data", dataOffset + dataSize / 2, 4096);
-    assertDamaged(analyze(damaged, "records"), damaged);
+    assertDamaged(analyzeWithPerfScript(damaged, "records"), damaged);
+    assertBadInputByDefault(damaged, "records-native");
   }
 
   @Test

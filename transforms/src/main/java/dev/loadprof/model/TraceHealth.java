@@ -23,6 +23,8 @@ public final class TraceHealth implements Serializable {
   public static final String IGNORED_RECORDS = "ignored_records";
   public static final String MALFORMED_LINES = "malformed_lines";
   public static final String LOST_EVENTS = "lost_events";
+  /** Nanoseconds with sampling throttled by the kernel (perf.data's THROTTLE records). */
+  public static final String THROTTLED_NS = "throttled_ns";
   public static final String FREQ_SAMPLED_SWITCH_RECORDS = "freq_sampled_switch_records";
   public static final String SWITCHES_LOST_TO_SAMPLING = "switches_lost_to_sampling";
   public static final String CHAIN_BREAKS_REPAIRED = "chain_breaks_repaired";

@@ -2,6 +2,7 @@ package dev.loadprof.perfdata.reader;
 
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.perfdata.symbols.Symbolizer;
@@ -24,12 +25,18 @@ import java.nio.file.StandardOpenOption;
  */
 public final class NativePerfDataReader {
   private static final int FINISHED_ROUND = 68;
+  /** The largest kernel and perf record types with room for newer ones (perf 6.1: 21, 83). */
+  private static final int MAX_KERNEL_TYPE = 31;
+
+  private static final int MAX_USER_TYPE = 127;
 
   private final PerfDataFile file;
   private final SchedRecords sched;
   private final SymbolSources symbols;
   private long records;
   private long throttles;
+  private long throttledNs;
+  private long spanNs;
 
   private NativePerfDataReader(PerfDataFile file, SchedRecords sched, SymbolSources symbols) {
     this.file = file;
@@ -88,6 +95,12 @@ public final class NativePerfDataReader {
           records++;
           ByteBuffer b = ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN);
           int type = b.getInt(0);
+          if (type <= 0 || (type > MAX_KERNEL_TYPE && type < RecordFields.USER_TYPE_START)
+              || type > MAX_USER_TYPE) {
+            // No perf writes such a type: the bytes are not a record (a damaged file).
+            throw new IOException("record of unknown type " + Integer.toUnsignedString(type)
+                + " at byte " + stream.recordOffset);
+          }
           if (type == FINISHED_ROUND) {
             ordered.finishRound(target);
             continue;
@@ -111,6 +124,8 @@ public final class NativePerfDataReader {
       }
       ordered.finish(target);
       throttles = dispatcher.throttles;
+      throttledNs = dispatcher.throttledNs;
+      spanNs = Math.max(0, dispatcher.lastNs - dispatcher.firstNs);
     }
   }
 
@@ -119,9 +134,16 @@ public final class NativePerfDataReader {
     if (!file.hostName.isEmpty()) {
       run.host = file.hostName;
     }
-    if (throttles > 0) {
-      run.warnings.add(file.path + ": the kernel throttled sampling " + throttles
-          + " times (perf's THROTTLE records): samples are missing in those intervals");
+    // The kernel throttles a sampling event for the rest of a timer tick when its interrupts
+    // take too long; a few ticks in a run change no figure that matters, so only a share of
+    // the run above 1 % is a warning.
+    if (throttles > 0 && throttledNs * 100 > spanNs) {
+      run.warnings.add(String.format("%s: the kernel throttled sampling %d times for %.3f s"
+          + " (%.1f %% of the recording; perf's THROTTLE records): samples are missing then",
+          file.path, throttles, throttledNs / 1e9, 100.0 * throttledNs / Math.max(1, spanNs)));
+    }
+    if (throttledNs > 0) {
+      run.health.add(TraceHealth.THROTTLED_NS, throttledNs);
     }
   }
 

@@ -23,6 +23,7 @@ final class RecordDispatcher {
   static final int COMM = 3;
   static final int EXIT = 4;
   static final int THROTTLE = 5;
+  static final int UNTHROTTLE = 6;
   static final int FORK = 7;
   static final int MMAP2 = 10;
   static final int LOST_SAMPLES = 13;
@@ -54,6 +55,12 @@ final class RecordDispatcher {
   private final Frame[] frames = new Frame[MAX_STACK];
   private TraceEventSink sink;
   long throttles;
+  /** Time with sampling throttled: from each THROTTLE to the UNTHROTTLE after it. */
+  long throttledNs;
+  /** The span of the records' times, for the share of it that was throttled. */
+  long firstNs = Long.MAX_VALUE;
+  long lastNs = Long.MIN_VALUE;
+  private long throttledSince = -1;
   long unusedRecords;
 
   RecordDispatcher(PerfDataFile file, RecordFields fields, SchedRecords sched,
@@ -83,6 +90,10 @@ final class RecordDispatcher {
       return;
     }
     long time = fields.time;
+    if (time > 0) {
+      firstNs = Math.min(firstNs, time);
+      lastNs = Math.max(lastNs, time);
+    }
     switch (type) {
       case COMM -> {
         int pid = b.getInt(8);
@@ -115,7 +126,16 @@ final class RecordDispatcher {
         sink.contextSwitch(time, id(fields.cpu), id(fields.pid), id(fields.tid),
             comms.inHeader(fields.tid), !out, out && (misc & MISC_SWITCH_OUT_PREEMPT) != 0);
       }
-      case THROTTLE -> throttles++;
+      case THROTTLE -> {
+        throttles++;
+        throttledSince = b.getLong(8);
+      }
+      case UNTHROTTLE -> {
+        if (throttledSince >= 0 && b.getLong(8) >= throttledSince) {
+          throttledNs += b.getLong(8) - throttledSince;
+        }
+        throttledSince = -1;
+      }
       default -> unusedRecords++;
     }
   }
