@@ -34,9 +34,7 @@ public final class NativePerfDataReader {
   private final SchedRecords sched;
   private final SymbolSources symbols;
   private long records;
-  private long throttles;
   private long throttledNs;
-  private long spanNs;
 
   private NativePerfDataReader(PerfDataFile file, SchedRecords sched, SymbolSources symbols) {
     this.file = file;
@@ -123,9 +121,7 @@ public final class NativePerfDataReader {
         return;
       }
       ordered.finish(target);
-      throttles = dispatcher.throttles;
       throttledNs = dispatcher.throttledNs;
-      spanNs = Math.max(0, dispatcher.lastNs - dispatcher.firstNs);
     }
   }
 
@@ -134,14 +130,10 @@ public final class NativePerfDataReader {
     if (!file.hostName.isEmpty()) {
       run.host = file.hostName;
     }
-    // The kernel throttles a sampling event for the rest of a timer tick when its interrupts
-    // take too long; a few ticks in a run change no figure that matters, so only a share of
-    // the run above 1 % is a warning.
-    if (throttles > 0 && throttledNs * 100 > spanNs) {
-      run.warnings.add(String.format("%s: the kernel throttled sampling %d times for %.3f s"
-          + " (%.1f %% of the recording; perf's THROTTLE records): samples are missing then",
-          file.path, throttles, throttledNs / 1e9, 100.0 * throttledNs / Math.max(1, spanNs)));
-    }
+    // The kernel throttles a sampling event until a later tick when its interrupts take too
+    // long. The time from THROTTLE to UNTHROTTLE includes ticks a CPU spent idle (no samples were
+    // due then), so it is no measure of samples missing: it is counted in the health only, as
+    // the perf script path (which never prints THROTTLE) did not report it at all.
     if (throttledNs > 0) {
       run.health.add(TraceHealth.THROTTLED_NS, throttledNs);
     }
