@@ -20,23 +20,28 @@ public final class FoldedReport implements TextReport {
     return FILE_NAME;
   }
 
+  /** {@code [run;]comm;root;...;leaf}, kernel frames marked; shared with offcpu.folded. */
+  static StringBuilder key(boolean withRun, String runId, String comm, Frame[] stack) {
+    StringBuilder key = new StringBuilder();
+    if (withRun) {
+      key.append(clean(runId)).append(';');
+    }
+    key.append(clean(comm));
+    for (int i = stack.length - 1; i >= 0; i--) { // root first
+      key.append(';').append(clean(stack[i].symbol()));
+      if (isKernel(stack[i].dso())) {
+        key.append(KERNEL_SUFFIX);
+      }
+    }
+    return key;
+  }
+
   @Override
   public String render(Analysis a) {
     boolean withRun = a.runs().size() > 1;
     TreeMap<String, Long> lines = new TreeMap<>();
     for (StackWeight s : a.filteredStacks()) {
-      StringBuilder key = new StringBuilder();
-      if (withRun) {
-        key.append(clean(s.runId())).append(';');
-      }
-      key.append(clean(a.comm(s.runId(), s.pid())));
-      Frame[] stack = s.stack();
-      for (int i = stack.length - 1; i >= 0; i--) { // root first
-        key.append(';').append(clean(stack[i].symbol()));
-        if (isKernel(stack[i].dso())) {
-          key.append(KERNEL_SUFFIX);
-        }
-      }
+      StringBuilder key = key(withRun, s.runId(), a.comm(s.runId(), s.pid()), s.stack());
       lines.merge(key.toString(), s.wallNs(), Long::sum);
     }
     StringBuilder sb = new StringBuilder();

@@ -1,6 +1,5 @@
 package dev.loadprof.report;
 
-import dev.loadprof.model.Frame;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.util.Map;
@@ -29,18 +28,8 @@ public final class OffCpuFoldedReport implements TextReport {
         continue;
       }
       for (Map.Entry<ThreadStateSummary.Wait, Double> e : p.threadStates.waits.entrySet()) {
-        StringBuilder key = new StringBuilder();
-        if (withRun) {
-          key.append(FoldedReport.clean(p.runId)).append(';');
-        }
-        key.append(FoldedReport.clean(a.comm(p.runId, p.pid)));
-        Frame[] stack = e.getKey().stack().frames();
-        for (int i = stack.length - 1; i >= 0; i--) { // root first
-          key.append(';').append(FoldedReport.clean(stack[i].symbol()));
-          if (FoldedReport.isKernel(stack[i].dso())) {
-            key.append(FoldedReport.KERNEL_SUFFIX);
-          }
-        }
+        StringBuilder key = FoldedReport.key(withRun, p.runId, a.comm(p.runId, p.pid),
+            e.getKey().stack().frames());
         key.append(';').append(e.getKey().state().label);
         lines.merge(key.toString(), Math.round(e.getValue()), Long::sum);
       }
