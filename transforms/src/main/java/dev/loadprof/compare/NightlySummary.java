@@ -55,7 +55,7 @@ final class NightlySummary implements NightlyWriter {
     }
     sb.append("Latest night against the nights before it:\n");
     CompareSummary.changes(sb, n.changes());
-    sb.append("verdict: ").append(n.verdict().id).append('\n');
+    CompareSummary.verdict(sb, n.verdict(), n.settings().compare());
     return sb.toString();
   }
 }
