@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loadprof.pipelines.E2e.Cli;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,25 @@ class CompareInterferenceTest {
     assertEquals(5, cli.exit(), cli.stdout() + cli.stderr());
     assertThat(cli.stdout(), containsString("verdict: interference"));
     assertEquals(5, CompareCliTest.json(cli, "compare.json").get("exit_code").asInt());
+  }
+
+  @Test
+  void aNightBesideTheNeighbourIsInterferenceInNightly() throws IOException {
+    Path traces = Files.createDirectories(dir.resolve("traces"));
+    for (int i = 1; i <= 5; i++) {
+      Files.copy(Path.of(CompareCliTest.fixture("alone-" + i)),
+          traces.resolve("steady-2026-11-0" + i + ".txt.gz"));
+    }
+    Files.copy(Path.of(CompareCliTest.fixture("neighbour-2")),
+        traces.resolve("steady-2026-11-06.txt.gz"));
+    Cli cli = E2e.cli("nightly", "--out", dir.resolve("out").toString(), "--comm", "^steady$",
+        traces.resolve("*.txt.gz").toString());
+    assertEquals(0, cli.exit(), cli.stdout() + cli.stderr());
+    assertThat(cli.stdout(), containsString("verdict: interference"));
+    JsonNode json = CompareCliTest.json(cli, "nightly.json");
+    assertEquals("interference", json.get("verdict").asText(), json.toString());
+    assertThat(json.get("changes").get(0).toString(), containsString("\"cause\":\"interference\""));
+    assertThat(cli.stdout(), containsString("cpuhog"));
   }
 
   private Cli compare(String... extra) throws IOException {

@@ -26,7 +26,15 @@ final class Interference {
   /** A process behind which the runnable time grew by less than this is not named. */
   static final double MIN_NAMED_NS = 500_000;
 
+  /** What every note naming the takers has after the process's name. */
+  private static final String NOTE_MARK = ": interference: ";
+
   private Interference() {}
+
+  /** The notes among these that name the processes that took the CPUs. */
+  static List<String> takerNotes(List<String> notes) {
+    return notes.stream().filter(n -> n.contains(NOTE_MARK)).toList();
+  }
 
   /** A process's real-time attribution with its interference part, where the runs tell it. */
   static Attribution of(Map<String, Map<SeriesKey, Double>> byRun, RunPresence ran,
@@ -115,7 +123,7 @@ final class Interference {
         names.append(names.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
             "%s +%.3f s", e.getKey(), e.getValue() / 1e9));
       }
-      notes.add(r.key().entityName() + ": interference: its threads waited for CPUs that other"
+      notes.add(r.key().entityName() + NOTE_MARK + "its threads waited for CPUs that other"
           + " processes held; " + (names.length() == 0
           ? "which ones is not known (no runnable time was attributed to another process)"
           : "they were " + names + " (runnable thread time behind each, median per run,"
