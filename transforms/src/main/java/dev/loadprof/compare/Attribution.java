@@ -18,9 +18,13 @@ package dev.loadprof.compare;
  *     interference part is, in the change's direction, at least half of the change
  * @param interferencePartNs of the load part, the change of the wait for other processes'
  *     CPUs; NaN when the runs do not tell (no thread states, per-process recordings)
+ * @param oversubscriptionPartNs of the load part, the change of the wait for CPUs the
+ *     process's own threads held (more runnable threads than CPUs); NaN likewise. The rest of
+ *     the load part, {@link #waitsPartNs()}, is the code's own: threads sleeping, on disk or
+ *     not there where they ran in parallel before.
  */
 public record Attribution(double cpuPartNs, double parallelismPartNs, Cause cause,
-    double interferencePartNs) {
+    double interferencePartNs, double oversubscriptionPartNs) {
   /** A part must be at least this many times the other to take the whole cause. */
   public static final double DOMINANCE = 2;
   /** Interference takes the cause when it is at least this share of the change. */
@@ -52,11 +56,16 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
     } else {
       cause = Cause.BOTH;
     }
-    return new Attribution(cpuPart, loadPart, cause, Double.NaN);
+    return new Attribution(cpuPart, loadPart, cause, Double.NaN, Double.NaN);
   }
 
   public Attribution(double cpuPartNs, double parallelismPartNs, Cause cause) {
-    this(cpuPartNs, parallelismPartNs, cause, Double.NaN);
+    this(cpuPartNs, parallelismPartNs, cause, Double.NaN, Double.NaN);
+  }
+
+  /** The load part that is neither interference nor oversubscription; NaN when not known. */
+  public double waitsPartNs() {
+    return parallelismPartNs - interferencePartNs - oversubscriptionPartNs;
   }
 
   /**
@@ -65,18 +74,20 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
    * explain the change.
    *
    * @param interferenceNs the change of the medians of the interference figure
+   * @param oversubscriptionNs the change of the medians of the wait for own threads' CPUs
    */
-  public Attribution withInterference(double interferenceNs) {
+  public Attribution withInterference(double interferenceNs, double oversubscriptionNs) {
     double change = cpuPartNs + parallelismPartNs;
     boolean dominant = change != 0 && Math.signum(interferenceNs) == Math.signum(change)
         && Math.abs(interferenceNs) >= INTERFERENCE_SHARE * Math.abs(change);
     Cause c = dominant && cause != Cause.CPU ? Cause.INTERFERENCE : cause;
-    return new Attribution(cpuPartNs, parallelismPartNs, c, interferenceNs);
+    return new Attribution(cpuPartNs, parallelismPartNs, c, interferenceNs, oversubscriptionNs);
   }
 
   /** The same parts, the cause interference (a function of a process that was interfered). */
-  public Attribution asInterference(double interferenceNs) {
-    return new Attribution(cpuPartNs, parallelismPartNs, Cause.INTERFERENCE, interferenceNs);
+  public Attribution asInterference() {
+    return new Attribution(cpuPartNs, parallelismPartNs, Cause.INTERFERENCE, interferencePartNs,
+        oversubscriptionPartNs);
   }
 
   public boolean isInterference() {

@@ -114,7 +114,7 @@ public final class CompareJson implements CompareWriter {
     }
   }
 
-  /** cause and parts of a real-time change; interference_part_ns where the runs tell it. */
+  /** cause and parts of a real-time change; the load part's split where the runs tell it. */
   static void attribution(ObjectNode o, Attribution a) {
     if (a == null) {
       return;
@@ -124,6 +124,10 @@ public final class CompareJson implements CompareWriter {
     o.put("parallelism_part_ns", Math.round(a.parallelismPartNs()));
     if (!Double.isNaN(a.interferencePartNs())) {
       o.put("interference_part_ns", Math.round(a.interferencePartNs()));
+    }
+    if (!Double.isNaN(a.waitsPartNs())) {
+      o.put("oversubscription_part_ns", Math.round(a.oversubscriptionPartNs()));
+      o.put("waits_part_ns", Math.round(a.waitsPartNs()));
     }
   }
 

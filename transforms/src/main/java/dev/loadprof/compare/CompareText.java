@@ -147,6 +147,10 @@ public final class CompareText implements CompareWriter {
     }
     String others = Double.isNaN(a.interferencePartNs()) ? ""
         : ", of it waiting for others' CPUs " + signed(a.interferencePartNs());
+    if (!Double.isNaN(a.waitsPartNs())) {
+      others += ", for its own " + signed(a.oversubscriptionPartNs()) + ", waits "
+          + signed(a.waitsPartNs());
+    }
     return f("%s (%s: cpu %s, load %s%s)", k, a.cause().id, signed(a.cpuPartNs()),
         signed(a.parallelismPartNs()), others);
   }

@@ -43,17 +43,26 @@ final class Interference {
     if (a == null || key.isFunction() || figure == null) {
       return a;
     }
-    double[] b = RunPresence.values(byRun, ran.presentBaseline(), key.with(figure));
-    double[] c = RunPresence.values(byRun, ran.presentCandidate(), key.with(figure));
+    double others = change(byRun, ran, key.with(figure));
+    double all = change(byRun, ran, key.with(Metric.CPU_WAIT_ON_CPU));
+    return Double.isNaN(others) ? a : a.withInterference(others, all - others);
+  }
+
+  /** The change of the medians of a figure; NaN when a side has no value. */
+  private static double change(Map<String, Map<SeriesKey, Double>> byRun, RunPresence ran,
+      SeriesKey key) {
+    double[] b = RunPresence.values(byRun, ran.presentBaseline(), key);
+    double[] c = RunPresence.values(byRun, ran.presentCandidate(), key);
     if (b.length == 0 || c.length == 0) {
-      return a;
+      return Double.NaN;
     }
-    return a.withInterference(OrderStatistics.median(c) - OrderStatistics.median(b));
+    return OrderStatistics.median(c) - OrderStatistics.median(b);
   }
 
   /**
    * Function real-time rows of a process whose real time changed by interference: a function's
-   * load part is taken to hold the process's share of interference in its load part, and the
+   * load part is taken to hold the process's shares of interference and oversubscription in its
+   * load part, and the
    * function's cause becomes interference by the same rule as the process's. When the process's
    * CPU time did not grow significantly, a function's CPU change is a shift among its functions
    * (preemption moves where cpu-clock samples land, e.g. onto the kernel's irq-restore), not
@@ -86,11 +95,12 @@ final class Interference {
       }
       double share = Math.max(0, Math.min(1,
           process.interferencePartNs() / process.parallelismPartNs()));
-      double part = r.attribution().parallelismPartNs() * share;
-      Attribution a = r.attribution().withInterference(part);
+      double own = process.oversubscriptionPartNs() / process.parallelismPartNs();
+      double load = r.attribution().parallelismPartNs();
+      Attribution a = r.attribution().withInterference(load * share, load * own);
       if (!a.isInterference() && r.isRegression()
           && !cpuGrew.contains(RunPresence.processOf(r.key()))) {
-        a = a.asInterference(part);
+        a = a.asInterference();
       }
       out.add(r.withAttribution(a));
     }

@@ -23,6 +23,8 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
   public static final Metric WALL_TIME = new Metric("wall_time", true, true);
   /** Span time lost to waiting for a CPU (runnable threads), see ThreadStateSummary. */
   public static final Metric CPU_WAIT = new Metric("cpu_wait", true, true);
+  /** The part of cpu_wait at load 1 or more: the CPU wait in the real time. */
+  public static final Metric CPU_WAIT_ON_CPU = new Metric("cpu_wait_on_cpu", true, true);
   /** The part of cpu_wait for CPUs that other processes held: interference. */
   public static final Metric CPU_WAIT_OTHERS = new Metric("cpu_wait_others", true, true);
   /** The part of cpu_wait_others at load 1 or more: the interference in the real time. */
@@ -38,8 +40,8 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
 
   /** Every named metric, in the fixed order of the tables. */
   private static final Metric[] NAMED = {REAL_TIME, CPU_TIME, AVG_LOAD, SERIAL_FRACTION,
-      WALL_TIME, CPU_WAIT, CPU_WAIT_OTHERS, CPU_WAIT_OTHERS_ON_CPU, SLEEPING_TIME, DISK_TIME,
-      RUNNABLE_OTHERS_TIME};
+      WALL_TIME, CPU_WAIT, CPU_WAIT_ON_CPU, CPU_WAIT_OTHERS, CPU_WAIT_OTHERS_ON_CPU, SLEEPING_TIME,
+      DISK_TIME, RUNNABLE_OTHERS_TIME};
 
   private static final String AT_LOAD = "time_at_load_";
 

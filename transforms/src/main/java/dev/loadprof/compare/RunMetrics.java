@@ -93,6 +93,7 @@ public final class RunMetrics {
       if (s != null) {
         wall.merge(Metric.WALL_TIME, (double) s.spanNs, Double::sum);
         wall.merge(Metric.CPU_WAIT, s.cpuWaitNs, Double::sum);
+        wall.merge(Metric.CPU_WAIT_ON_CPU, s.cpuWaitOnCpuNs, Double::sum);
         wall.merge(Metric.RUNNABLE_OTHERS_TIME, s.runnableOtherNs, Double::sum);
         if (!Double.isNaN(s.cpuWaitOthersNs)) {
           wall.merge(Metric.CPU_WAIT_OTHERS, s.cpuWaitOthersNs, Double::sum);

@@ -37,10 +37,12 @@ class InterferenceRulesTest {
   void interferenceTakesTheCauseWhenItIsAtLeastHalfTheChange(String name, double realB,
       double realC, double cpuB, double cpuC, double interferenceMs, Cause expected) {
     Attribution a = Attribution.of(realB * MS, cpuB * MS, realC * MS, cpuC * MS)
-        .withInterference(interferenceMs * MS);
+        .withInterference(interferenceMs * MS, 0);
     assertEquals(expected, a.cause());
     assertEquals(interferenceMs * MS, a.interferencePartNs(), 1e-6);
     assertEquals((realC - realB) * MS, a.cpuPartNs() + a.parallelismPartNs(), 1e-3);
+    assertEquals(a.parallelismPartNs(), a.interferencePartNs() + a.oversubscriptionPartNs()
+        + a.waitsPartNs(), 1e-3);
   }
 
   @Test
@@ -73,12 +75,14 @@ class InterferenceRulesTest {
     // The process: load part +100 ms, of it +80 ms others' CPUs. Its function: load part +50,
     // so +40 ms of interference (80 %), more than half of its +50 ms change.
     MetricComparison process = realTime("bench", null, 100, 200, Cause.INTERFERENCE)
-        .withAttribution(new Attribution(0, 100 * MS, Cause.INTERFERENCE, 80 * MS));
+        .withAttribution(new Attribution(0, 100 * MS, Cause.INTERFERENCE, 80 * MS, 10 * MS));
     MetricComparison function = realTime("bench", "work", 100, 150, Cause.PARALLELISM);
     List<MetricComparison> rows = Interference.spreadToFunctions(List.of(process, function));
     Attribution a = rows.get(1).attribution();
     assertEquals(Cause.INTERFERENCE, a.cause());
     assertEquals(40 * MS, a.interferencePartNs(), 1e-6);
+    assertEquals(5 * MS, a.oversubscriptionPartNs(), 1e-6);
+    assertEquals(5 * MS, a.waitsPartNs(), 1e-6);
     // Another process's function is left alone.
     MetricComparison elsewhere = realTime("other", "work", 100, 150, Cause.PARALLELISM);
     assertEquals(Cause.PARALLELISM, Interference.spreadToFunctions(List.of(process, elsewhere))
