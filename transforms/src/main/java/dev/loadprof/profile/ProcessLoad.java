@@ -1,6 +1,6 @@
 package dev.loadprof.profile;
 
-import dev.loadprof.wall.ThreadLanes;
+import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ public final class ProcessLoad implements Serializable {
    */
   public ThreadStateSummary threadStates;
   /** Its threads' states over time for report.html, narrowed alike; null when not known. */
-  public ThreadLanes threadLanes;
+  public StateTimeline stateTimeline;
 
   /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
   public double wallNs() {

@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.ThreadState;
 import dev.loadprof.profile.ProcessLoad;
-import dev.loadprof.wall.ThreadLanes;
+import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.util.Map;
 
 /**
  * The whole-wall part of a process in report.html's data: the wall line, the thread-state lanes
- * ({@link ThreadLanes}: per lane one character per bucket, the state's ordinal or '.' where the
+ * ({@link StateTimeline}: per lane one character per bucket, the state's ordinal or '.' where the
  * thread has no kept time) and the off-CPU flame graph, made from the same waits as
  * offcpu.folded (the state as the leaf frame), so both are narrowed as the profile is.
  */
@@ -41,7 +41,7 @@ public final class WallHtml {
     for (double ns : s.byStateNs) {
       byState.add(Math.round(ns));
     }
-    lanes(o, p.threadLanes);
+    lanes(o, p.stateTimeline);
     FlameTree flame = offCpuFlame(s);
     if (flame.nodeCount() > 1) {
       flame.writeTo(o.putArray("offcpu_flame"), strings);
@@ -50,7 +50,7 @@ public final class WallHtml {
     }
   }
 
-  private static void lanes(ObjectNode o, ThreadLanes t) {
+  private static void lanes(ObjectNode o, StateTimeline t) {
     if (t == null) {
       o.putNull("lanes");
       return;
@@ -61,12 +61,12 @@ public final class WallHtml {
     l.put("buckets", t.buckets);
     l.put("threads", t.threads);
     ArrayNode list = l.putArray("lanes");
-    for (ThreadLanes.Lane lane : t.lanes) {
+    for (StateTimeline.Lane lane : t.lanes) {
       ObjectNode one = list.addObject();
       one.put("tid", lane.tid());
       StringBuilder states = new StringBuilder(lane.states().length);
       for (byte b : lane.states()) {
-        states.append(b == ThreadLanes.NONE ? '.' : (char) ('0' + b));
+        states.append(b == StateTimeline.NONE ? '.' : (char) ('0' + b));
       }
       one.put("states", states.toString());
       ArrayNode ns = one.putArray("by_state_ns");

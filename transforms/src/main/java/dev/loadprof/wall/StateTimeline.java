@@ -19,7 +19,7 @@ import java.util.function.LongToDoubleFunction;
  * holds only its thread's kept instants, so the per-state sums of all lanes are the summary's
  * thread-seconds per state (when no lane is left out).
  */
-public final class ThreadLanes implements Serializable {
+public final class StateTimeline implements Serializable {
   public static final int MAX_BUCKETS = 1000;
   public static final int MAX_LANES = 64;
   /** A bucket in which the thread has no kept time. */
@@ -43,7 +43,7 @@ public final class ThreadLanes implements Serializable {
   /** Threads with kept time, shown or not. */
   public final int threads;
 
-  private ThreadLanes(long startNs, long bucketNs, int buckets, List<Lane> lanes, int threads) {
+  private StateTimeline(long startNs, long bucketNs, int buckets, List<Lane> lanes, int threads) {
     this.startNs = startNs;
     this.bucketNs = bucketNs;
     this.buckets = buckets;
@@ -55,7 +55,7 @@ public final class ThreadLanes implements Serializable {
    * The lanes of a process, from the same replay and filter as {@link ThreadStates#compute};
    * null when the filter keeps none of its threads' time.
    */
-  public static ThreadLanes compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
+  public static StateTimeline compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter) {
     ThreadStates.Pieces pieces = ThreadStates.replay(marks, traceEndNs);
     Sweep sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary());
@@ -66,7 +66,7 @@ public final class ThreadLanes implements Serializable {
    * @param kept H(t): the kept instants before t (t itself where nothing is narrowed), so the
    *     kept time of [a, b) is kept(b) - kept(a)
    */
-  static ThreadLanes of(ThreadStates.Pieces p, WaitFilter f, LongToDoubleFunction kept,
+  static StateTimeline of(ThreadStates.Pieces p, WaitFilter f, LongToDoubleFunction kept,
       int maxBuckets, int maxLanes) {
     // The axis: from the first to the last kept piece, within the hull of the --time ranges.
     Map<Integer, double[]> totals = new HashMap<>();
@@ -125,7 +125,7 @@ public final class ThreadLanes implements Serializable {
     for (int l = 0; l < shown.size(); l++) {
       lanes.add(new Lane(shown.get(l), dominant(byBucket[l], n), totals.get(shown.get(l))));
     }
-    return new ThreadLanes(lo, width, n, List.copyOf(lanes), totals.size());
+    return new StateTimeline(lo, width, n, List.copyOf(lanes), totals.size());
   }
 
   private static boolean keeps(ThreadStates.Pieces p, int i, WaitFilter f) {
