@@ -98,6 +98,12 @@ class WallReportBrowserTest {
         .asBoolean(), "the real-time flame graph still beside it");
     tab.screenshot(AnalyzeReportBrowserTest.OUT.resolve("report-wall.png"), 2400);
     assertEquals(List.of(), tab.errors(), "no console errors");
+    // The README's picture (docs/report-wall.png): header, timeline with lanes, both flame graphs.
+    tab.click("#offcpu-flame button");
+    tab.evaluate("document.querySelectorAll('#process-view > .row:not(.flames), #functions')"
+        + ".forEach(e => { e.style.display = 'none'; })");
+    tab.screenshotOf("#process-view", AnalyzeReportBrowserTest.OUT.resolve(
+        "report-wall-readme.png"));
   }
 
   /** An old archive (no thread states): one line, no empty lanes or flame graph. */

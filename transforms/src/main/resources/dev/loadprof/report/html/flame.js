@@ -184,8 +184,8 @@ const Flame = (() => {
         'off-CPU time: ' + LP.seconds(n.v[0]) + ' (' + pct(100 * n.v[0] / (root.v[0] || 1)) + ')',
         stateOf(n) >= 0 ? 'thread state while off CPU' : 'threads switched out in this frame or below it'],
       legend: el('div', null, Charts.stateLegend(names, null, [1, 2, 3, 4, 5]),
-        el('span', { class: 'note', text: 'top frame = the thread state; blue = where the threads waited; width = '
-          + 'thread time off CPU (summed over threads)' })),
+        el('span', { class: 'note', text: 'last frame of each stack = the thread state; blue = where the threads '
+          + 'waited; width = thread time off CPU (summed over threads)' })),
     });
   }
 
