@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +66,7 @@ class StallsReportHtmlTest {
     assertEquals(lanes.get("threads").asInt(), lanes.get("lanes").size(), "every thread a lane");
     JsonNode main = null;
     for (JsonNode lane : lanes.get("lanes")) {
-      assertEquals(buckets, lane.get("states").asText().length());
+      assertEquals(buckets, buckets(lane).length());
       main = lane.get("tid").asInt() == pid() ? lane : main;
     }
     assertNotNull(main, "the main thread's lane");
@@ -134,13 +135,25 @@ class StallsReportHtmlTest {
   private static List<String> statesIn(JsonNode lanes, JsonNode lane, Window w) {
     long start = lanes.get("start_ns").asLong();
     long width = lanes.get("bucket_ns").asLong();
-    String states = lane.get("states").asText();
+    String states = buckets(lane);
     List<String> out = new ArrayList<>();
     for (int k = (int) ((ns(w.start()) - start) / width + 1);
         k < Math.min(states.length(), (ns(w.end()) - start) / width); k++) {
       out.add(states.charAt(k) == '.' ? "none" : STATES.get(states.charAt(k) - '0'));
     }
     return out;
+  }
+
+  /** A lane's runs ("c120a3.": 120 sleeping, 3 running, 1 none) as one character a bucket. */
+  private static String buckets(JsonNode lane) {
+    StringBuilder out = new StringBuilder();
+    Matcher m = Pattern.compile("([a-z.])(\\d*)").matcher(lane.get("states").asText());
+    while (m.find()) {
+      char c = m.group(1).equals(".") ? '.' : (char) ('0' + m.group(1).charAt(0) - 'a');
+      out.append(String.valueOf(c).repeat(m.group(2).isEmpty() ? 1
+          : Integer.parseInt(m.group(2))));
+    }
+    return out.toString();
   }
 
   private static String stateMostOf(JsonNode lanes, JsonNode lane, Window w) {

@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * The whole-wall part of a process in report.html's data: the wall line, the thread-state lanes
- * ({@link StateTimeline}: per lane one character per bucket, the state's ordinal or '.' where the
- * thread has no kept time) and the off-CPU flame graph, made from the same waits as
+ * ({@link StateTimeline}, each lane's buckets as runs: {@link #runLengths}) and the off-CPU
+ * flame graph, made from the same waits as
  * offcpu.folded (the state as the leaf frame), so both are narrowed as the profile is.
  */
 public final class WallHtml {
@@ -64,16 +64,33 @@ public final class WallHtml {
     for (StateTimeline.Lane lane : t.lanes) {
       ObjectNode one = list.addObject();
       one.put("tid", lane.tid());
-      StringBuilder states = new StringBuilder(lane.states().length);
-      for (byte b : lane.states()) {
-        states.append(b == StateTimeline.NONE ? '.' : (char) ('0' + b));
-      }
-      one.put("states", states.toString());
+      one.put("states", runLengths(lane.states()));
       ArrayNode ns = one.putArray("by_state_ns");
       for (double v : lane.byStateNs()) {
         ns.add(Math.round(v));
       }
     }
+  }
+
+  /**
+   * A lane's buckets as runs: per run a letter, 'a' + the state's ordinal or '.' for no kept
+   * time, then its length in buckets when over 1 ("c120a3.b" = 120 sleeping, 3 running, 1 none,
+   * 1 runnable): long waits and runs cost a few characters, not one per bucket.
+   */
+  static String runLengths(byte[] states) {
+    StringBuilder sb = new StringBuilder();
+    for (int k = 0; k < states.length;) {
+      int e = k + 1;
+      while (e < states.length && states[e] == states[k]) {
+        e++;
+      }
+      sb.append(states[k] == StateTimeline.NONE ? '.' : (char) ('a' + states[k]));
+      if (e - k > 1) {
+        sb.append(e - k);
+      }
+      k = e;
+    }
+    return sb.toString();
   }
 
   /**

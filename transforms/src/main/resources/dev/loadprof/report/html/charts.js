@@ -175,7 +175,8 @@ const Charts = (() => {
 
   /**
    * One lane per thread, coloured by its dominant state in each bucket (lanes.lanes[j].states:
-   * one character per bucket, the state's ordinal or '.' for none), on the axis of the load
+   * runs of buckets, each a letter, 'a' + the state's ordinal or '.' for none, and its length when
+   * over 1), on the axis of the load
    * timeline above it. names: the states' labels; pid marks the main thread.
    */
   function stateLanes(lanes, names, runStartNs, axis, pid) {
@@ -195,12 +196,11 @@ const Charts = (() => {
       const name = 'tid ' + lane.tid + (lane.tid === pid ? ' (main)' : '');
       const totals = names.map((s, i) => [s, lane.by_state_ns[i]]).filter((e) => e[1] > 0)
         .map((e) => e[0] + ': ' + LP.seconds(e[1]));
-      const st = lane.states;
-      for (let k = 0; k < st.length;) {
-        let e = k + 1;
-        while (e < st.length && st[e] === st[k]) e++;
-        if (st[k] !== '.') {
-          const s = +st[k];
+      let k = 0;
+      for (const [, letter, count] of lane.states.matchAll(/([a-z.])(\d*)/g)) {
+        const e = k + (count ? +count : 1);
+        if (letter !== '.') {
+          const s = letter.charCodeAt(0) - 97;
           const from = lanes.start_ns + k * lanes.bucket_ns;
           const to = lanes.start_ns + e * lanes.bucket_ns;
           const r = svg('rect', { class: 'seg', x: x(from), y: top, width: Math.max(0.6, (e - k) * bw), height: LH,
