@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * report.html of the stalls fixture (system-wide, stacks, wakeups): the thread-state timeline
  * has a lane per thread with each phase's state where the phase is, the off-CPU flame graph has
- * the phases' waiting functions under their states, and both are narrowed by --time and --tid
- * as summary.json's thread_states are (the page's data, read from the page).
+ * the phases' waiting functions under their states, and both are narrowed by --time, --tid and
+ * --load as summary.json's thread_states are (the page's data, read from the page).
  */
 class StallsReportHtmlTest {
   private static final List<String> STATES =
@@ -91,7 +91,7 @@ class StallsReportHtmlTest {
   }
 
   @Test
-  void timeAndTidNarrowTheTimelineAsTheyNarrowTheThreadStates() {
+  void timeTidAndLoadNarrowTheTimelineAsTheyNarrowTheThreadStates() {
     Window sync = window("sync_file");
     Cli cli = E2e.analyzeCached("--pid", Integer.toString(pid()), "--time",
         sync.start() + "," + sync.end(), E2e.trace("stalls").toString());
@@ -109,6 +109,15 @@ class StallsReportHtmlTest {
     assertEquals(1, mainLanes.get("lanes").size());
     assertEquals(pid(), mainLanes.get("lanes").get(0).get("tid").asInt());
     assertSumsAreTheThreadStates(onlyMain, pageProcess(onlyMain, pid()).get("wall"));
+
+    // --load 0: only the instants at which none of its threads ran, so no lane runs.
+    Cli load0 = E2e.analyzeCached("--pid", Integer.toString(pid()), "--load", "0",
+        E2e.trace("stalls").toString());
+    JsonNode load0Wall = pageProcess(load0, pid()).get("wall");
+    for (JsonNode lane : load0Wall.get("lanes").get("lanes")) {
+      assertEquals(-1, buckets(lane).indexOf('0'), "a running bucket at load 0: " + lane);
+    }
+    assertSumsAreTheThreadStates(load0, load0Wall);
   }
 
   /** The lanes' thread time per state is summary.json's by_state_s (no lane is left out). */
