@@ -58,7 +58,9 @@ public final class StateTimeline implements Serializable {
   public static StateTimeline compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter) {
     ThreadStates.Pieces pieces = ThreadStates.replay(marks, traceEndNs);
-    Sweep sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary());
+    // cpus 0: the scratch summary's CPU-wait split is not needed here.
+    Sweep sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary(),
+        0);
     return of(pieces, filter, sweep::hAt, MAX_BUCKETS, MAX_LANES);
   }
 
