@@ -118,6 +118,20 @@ final class Sweep {
     return h[Arrays.binarySearch(at, t)];
   }
 
+  /** H at any instant: between two boundaries it grows with time where the filter keeps it. */
+  double hAt(long t) {
+    int k = Arrays.binarySearch(at, t);
+    if (k >= 0) {
+      return h[k];
+    }
+    int next = -k - 1;
+    if (next == 0 || next == at.length) {
+      return next == 0 ? 0 : h[at.length - 1];
+    }
+    double kept = (h[next] - h[next - 1]) / (at[next] - at[next - 1]);
+    return h[next - 1] + kept * (t - at[next - 1]);
+  }
+
   /** G at a boundary. */
   double g(long t) {
     return g[Arrays.binarySearch(at, t)];

@@ -66,6 +66,13 @@ public final class ThreadStates {
     return t.summarize(spanStartNs, spanEndNs, filter, cpus);
   }
 
+  /** The threads' runs and waits as replayed, unfiltered: for views over time (lanes). */
+  static Pieces replay(ThreadMarks marks, long traceEndNs) {
+    ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
+    t.replayThreads();
+    return t.pieces;
+  }
+
   // ---------------------------------------------------------------- per thread
 
   private int tid;
