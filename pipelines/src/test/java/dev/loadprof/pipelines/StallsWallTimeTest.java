@@ -107,8 +107,6 @@ class StallsWallTimeTest {
    * The per-process span starts at the program's start, so that the first wait (doze, 0.09 s:
    * its OUT is the main thread's first switch record, with no sample before it) is in the wall.
    */
-  @Disabled("thread states core: a per-process span starts at the first run after a wait,"
-      + " leaving the doze phase out of span_s (0.977 s of 1.072 s on this fixture)")
   @Test
   void aRootlessSpanIsTheWholeWorkload() {
     WallChecks.spanAccounted(E2e.trace("stalls_process"), windows("stalls_process"));
