@@ -43,6 +43,10 @@
 #                              (root, perf; run `mvn -o -q -pl transforms,pipelines -am test-compile` first)
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
 #                              revision (HEAD: the working tree), rounds interleaving the revisions
+#   bench/run.sh wall-cost [ROUNDS] [GB] [BEFORE] [AFTER]  keeping switch records whole: archive
+#                              size, archive and analyze time of the GB synthetic trace at two
+#                              revisions (default 60bc932, before they were kept, and HEAD's
+#                              commit), interleaved rounds, medians and ratios
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -809,6 +813,92 @@ native_reader() {
   done
 }
 
+# The cost of keeping switch records whole (prev_state, switch-out stacks, wakers) on the 2 GB
+# synthetic trace (GenerateBigTrace, as cliff and split): a revision before they were kept and
+# one after, each exported with git archive under $work and built there (package, nothing
+# installed into ~/.m2). Each revision archives the trace once (round 0); then each round analyzes
+# the text and the archive once per revision, the revisions' order alternating. One row per step
+# to $work/wall-cost.tsv (round rev step wall_s cpu_s maxrss_kb archive_bytes load1), then
+# medians and ratios.
+wall_cost() {
+  local rounds="${1:-5}" gb="${2:-2}" before="${3:-60bc932}" after="${4:-HEAD}"
+  before=$(git rev-parse --short "$before")
+  after=$(git rev-parse --short "$after")
+  local rev d
+  for rev in "$before" "$after"; do
+    d="$work/wc-$rev"
+    if [ ! -f "$d/pipelines/target/loadprof.jar" ]; then
+      mkdir -p "$d" && git archive "$rev" | tar -x -C "$d"
+      (cd "$d" && mvn -q -o -B package -DskipTests -Dloadprof.skipCluster=true >"$d/build.log" 2>&1)
+    fi
+  done
+  local file="$work/cliff-${gb}g.txt" a="$work/wc-$after"
+  [ -f "$file" ] || java -Xmx2g -cp "$a/pipelines/target/test-classes:$a/transforms/target/test-classes:$a/transforms/target/classes:$a/schemas/target/classes:$a/pipelines/target/lib/*" \
+    dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
+  ls -l "$file"
+  local tsv="$work/wall-cost.tsv" order r step out t heap="${WALL_COST_ARCHIVE_HEAP:--Xmx6g}"
+  : >"$tsv"
+  # One step, timed: a row of the table.
+  wall_cost_step() {
+    local r="$1" rev="$2" step="$3" d="$work/wc-$2" out="$work/wc-out-$2-$3"
+    rm -rf "$out"
+    case "$step" in
+      archive) rm -rf "$work/wc-archive-$rev"
+        set -- env LOADPROF_JAVA_OPTS="$heap" "$d/loadprof" archive --out "$work/wc-archive-$rev" "$file" ;;
+      analyze-text) set -- "$d/loadprof" analyze -o "$out" "$file" ;;
+      analyze-archive) set -- "$d/loadprof" analyze -o "$out" "$work/wc-archive-$rev" ;;
+    esac
+    /usr/bin/time -f '%e %U %S %M' -o "$work/wc-time" "$@" >"$work/wc-$rev-$step-$r.log" 2>&1 \
+      || echo "$rev $step: exit $? (log $work/wc-$rev-$step-$r.log)"
+    t=$(tail -1 "$work/wc-time")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$rev" "$step" "$(echo "$t" | cut -d' ' -f1)" \
+      "$(echo "$t" | awk '{print $2 + $3}')" "$(echo "$t" | cut -d' ' -f4)" \
+      "$(du -sb "$work/wc-archive-$rev" 2>/dev/null | cut -f1)" "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
+    tail -1 "$tsv"
+  }
+  # The archive once per revision, with a larger heap for both: at the default 2 GB the
+  # DirectRunner's archive of this trace ran out of memory (exit 1 after, an OutOfMemoryError
+  # in Beam's immutability check before).
+  for rev in "$before" "$after"; do
+    wall_cost_step 0 "$rev" archive
+    "$work/wc-$rev/loadprof" analyze -o "$work/wc-out-$rev-warm" "$file" >/dev/null 2>&1 # untimed
+  done
+  for ((r = 1; r <= rounds; r++)); do
+    order=("$before" "$after")
+    ((r % 2)) || order=("$after" "$before")
+    for rev in "${order[@]}"; do
+      for step in analyze-text analyze-archive; do
+        wall_cost_step "$r" "$rev" "$step"
+      done
+    done
+  done
+  python3 - "$tsv" "$before" "$after" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+before, after = sys.argv[2], sys.argv[3]
+def med(rev, step, col):
+    return statistics.median(float(r[col]) for r in rows if r[1] == rev and r[2] == step)
+print("rounds:", len({r[0] for r in rows if r[0] != "0"}), " load average (1 min) during the runs: %s-%s"
+      % (min(float(r[7]) for r in rows), max(float(r[7]) for r in rows)))
+for step in ("archive", "analyze-text", "analyze-archive"):
+    for col, name in ((3, "wall s"), (4, "cpu s")):
+        b, a = med(before, step, col), med(after, step, col)
+        if not any(r[1] == after and r[2] == step for r in rows):
+            continue
+        per = [float(x[col]) / float(y[col]) for x in rows for y in rows
+               if x[0] == y[0] and x[2] == y[2] == step and x[1] == after and y[1] == before]
+        print("%-16s %-6s median %s %.2f, %s %.2f, ratio %.3f; per-round ratios %s"
+              % (step, name, before, b, after, a, a / b, " ".join("%.3f" % p for p in per)))
+size = {rev: max(int(r[6] or 0) for r in rows if r[1] == rev) for rev in (before, after)}
+print("archive bytes: %s %d, %s %d, ratio %.3f" % (before, size[before], after, size[after],
+                                                  size[after] / size[before]))
+PY
+  for f in histogram.txt functions.txt flame.folded profile.pb.gz; do
+    cmp -s "$work/wc-out-$before-analyze-text/$f" "$work/wc-out-$after-analyze-text/$f" \
+      && echo "same $f" || echo "DIFFERENT $f"
+  done
+}
+
 case "${1:-}" in
   startup) shift; startup "$@" ;;
   cds) shift; cds "$@" ;;
@@ -822,11 +912,12 @@ case "${1:-}" in
   symbols) shift; symbols "$@" ;;
   stages) shift; stages "$@" ;;
   parse-ab) shift; parse_ab "$@" ;;
+  wall-cost) shift; wall_cost "$@" ;;
   native) shift; native_reader "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;
   stores) shift; stores "$@" ;;
-  *) sed -n 2,38p "$0"; exit 2 ;;
+  *) sed -n "2,/^# Inputs/p" "$0"; exit 2 ;;
 esac

@@ -27,15 +27,20 @@ public final class ThreadMarks implements Serializable {
   public static final byte RUN = 0;
   public static final byte OUT = 1;
   public static final byte WAKE = 2;
+  /**
+   * Who held a CPU from a thread's last mark in a window, a preempted switch-out or a wakeup that
+   * left it runnable, to the window's end: time, end, code (the CPU) and the run marks' holders.
+   */
+  public static final byte TAIL = 3;
 
   public int count;
   public int[] tid = new int[0];
   public byte[] kind = new byte[0];
   /** RUN: start; OUT: the switch; WAKE: the wakeup. */
   public long[] time = new long[0];
-  /** RUN: end (exclusive). */
+  /** RUN, TAIL: end (exclusive). */
   public long[] end = new long[0];
-  /** RUN: the CPU (lane); OUT: the ThreadState code; WAKE: the waker's pid. */
+  /** RUN, TAIL: the CPU (lane); OUT: the ThreadState code; WAKE: the waker's pid. */
   public int[] code = new int[0];
   /** OUT: index into {@link #stacks}, or -1. */
   public int[] stack = new int[0];
@@ -91,6 +96,23 @@ public final class ThreadMarks implements Serializable {
     code[i] = wakerPid;
     stack[i] = -1;
     otherPid[i] = TraceEventSink.UNKNOWN_ID;
+  }
+
+  public void addTail(int threadId, long from, long to, int cpu, long own, long other,
+      int otherProcess) {
+    addRun(threadId, from, to, cpu, from, own, other, otherProcess);
+    kind[count - 1] = TAIL;
+  }
+
+  /** The earliest mark: where the first of these threads was first seen (MAX_VALUE: none). */
+  public long firstNs() {
+    long first = Long.MAX_VALUE;
+    for (int i = 0; i < count; i++) {
+      if (kind[i] != TAIL) {
+        first = Math.min(first, time[i]);
+      }
+    }
+    return first;
   }
 
   public void noteEnd(long t) {

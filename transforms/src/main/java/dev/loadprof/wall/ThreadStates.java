@@ -31,15 +31,18 @@ public final class ThreadStates {
   private final Pieces pieces = new Pieces();
 
   private final long traceEndNs;
+  private final RunnableTails tails;
 
   private ThreadStates(ThreadMarks marks, long traceEndNs) {
     this.m = marks;
     this.traceEndNs = traceEndNs;
+    this.tails = new RunnableTails(marks);
   }
 
   /**
    * @param spanStartNs the process's span (its first and last run instants), whose instants
-   *     are on-CPU real time or load 0
+   *     are on-CPU real time or load 0; it starts earlier if one of its threads' first marks (a
+   *     switch-out or a wakeup) does
    */
   public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       WaitFilter filter) {
@@ -63,7 +66,9 @@ public final class ThreadStates {
       long traceEndNs, WaitFilter filter, int cpus) {
     ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
     t.replayThreads();
-    return t.summarize(spanStartNs, spanEndNs, filter, cpus);
+    // A thread's life starts at its first event of any kind, not only at a run: a program whose
+    // first record is a switch-out (it slept before it was ever sampled) waits from there.
+    return t.summarize(Math.min(spanStartNs, marks.firstNs()), spanEndNs, filter, cpus);
   }
 
   /** The threads' runs and waits as replayed, unfiltered: for views over time (lanes). */
@@ -111,7 +116,8 @@ public final class ThreadStates {
       switch (m.kind[i]) {
         case ThreadMarks.RUN -> run(i);
         case ThreadMarks.OUT -> out(i);
-        default -> wake(m.time[i]);
+        case ThreadMarks.WAKE -> wake(m.time[i]);
+        default -> { } // a tail says who held a CPU, not what the thread did
       }
     }
     // A thread last seen running (its run ended with no switch-out) ended with the trace.
@@ -221,7 +227,8 @@ public final class ThreadStates {
 
   /**
    * Runnable time goes to whoever held the CPU the thread then ran on, in the proportions its
-   * run mark saw over the part of the wait it looked at; the rest is unattributed.
+   * run mark saw over the part of the wait it looked at (the run's window) and the tail marks
+   * saw in the windows before; the rest is unattributed.
    */
   private void splitRunnable(ThreadStateSummary s, Pieces p, int i, double ns) {
     int r = p.run[i];
@@ -239,6 +246,10 @@ public final class ThreadStates {
           s.runnableByPid.merge(m.otherPid[r], other, Double::sum);
         }
       }
+      double[] before = tails.held(p.tid[i], m.code[r], p.start[i], p.end[i], fraction,
+          s.runnableByPid);
+      own += before[0];
+      other += before[1];
     }
     s.runnableOwnNs += own;
     s.runnableOtherNs += other;

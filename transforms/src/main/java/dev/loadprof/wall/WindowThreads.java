@@ -7,8 +7,10 @@ import dev.loadprof.model.Switches;
 import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.Wakeups;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 
@@ -79,7 +81,8 @@ public final class WindowThreads {
     for (Map.Entry<Integer, ThreadMarks> e : byPid.entrySet()) {
       ThreadMarks m = e.getValue();
       m.noteEnd(lastSeen);
-      addOccupancy(m, e.getKey(), cpus, windowStart);
+      addOccupancy(m, e.getKey(), cpus, windowStart,
+          Math.min(cpus[0].windowEndNs, lastSeen));
       marksOf.apply(e.getKey()).mergeFrom(m);
     }
   }
@@ -91,36 +94,60 @@ public final class WindowThreads {
   /**
    * For each run that starts in the window, who held its CPU from the thread's previous mark in
    * this window (or the window start) until the run: the process's own threads, another
-   * process (the one that held it longest), or nobody known.
+   * process (the one that held it longest), or nobody known. A thread left runnable at the end
+   * (its last mark a preempted switch-out or a wakeup) may run again only in a later window, on
+   * any CPU: for each CPU that someone held, a tail mark says who, from that mark to the end.
    */
-  private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart) {
+  private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart,
+      long windowEnd) {
     Integer[] order = byThreadAndTime(m);
     Map<Integer, EventBlock> blockOfCpu = new HashMap<>();
     for (EventBlock b : cpus) {
       blockOfCpu.put(b.cpu, b);
     }
+    List<Integer> leftRunnable = new ArrayList<>();
     int previousTid = Integer.MIN_VALUE;
     long previousEnd = windowStart;
-    for (Integer idx : order) {
-      int i = idx;
+    for (int k = 0; k < order.length; k++) {
+      int i = order[k];
       if (m.tid[i] != previousTid) {
         previousTid = m.tid[i];
         previousEnd = windowStart;
       }
       if (m.kind[i] == ThreadMarks.RUN && m.time[i] > previousEnd) {
-        occupy(m, i, pid, blockOfCpu.get(m.code[i]).intervals, previousEnd);
+        Occupancy o = occupancy(m.tid[i], pid, blockOfCpu.get(m.code[i]).intervals, previousEnd,
+            m.time[i]);
+        m.occupiedFrom[i] = previousEnd;
+        m.ownNs[i] = o.own;
+        m.otherNs[i] = o.other;
+        m.otherPid[i] = o.top;
       }
       previousEnd = Math.max(previousEnd, m.end[i]);
+      boolean lastOfThread = k + 1 == order.length || m.tid[order[k + 1]] != m.tid[i];
+      if (lastOfThread && previousEnd < windowEnd && (m.kind[i] == ThreadMarks.WAKE
+          || (m.kind[i] == ThreadMarks.OUT && m.code[i] == ThreadState.RUNNABLE.code()))) {
+        leftRunnable.add(i);
+      }
+    }
+    for (int i : leftRunnable) {
+      for (EventBlock b : cpus) {
+        Occupancy o = occupancy(m.tid[i], pid, b.intervals, m.end[i], windowEnd);
+        if (o.own + o.other > 0) {
+          m.addTail(m.tid[i], m.end[i], windowEnd, b.cpu, o.own, o.other, o.top);
+        }
+      }
     }
   }
 
-  private static void occupy(ThreadMarks m, int run, int pid, Intervals iv, long from) {
-    long to = m.time[run];
+  /** Who held a CPU over [from, to), besides the thread tid. */
+  private record Occupancy(long own, long other, int top) {}
+
+  private static Occupancy occupancy(int tid, int pid, Intervals iv, long from, long to) {
     long own = 0;
     Map<Integer, Long> others = new HashMap<>();
     for (int j = 0; j < iv.count && iv.start[j] < to; j++) {
       long overlap = Math.min(to, iv.end[j]) - Math.max(from, iv.start[j]);
-      if (overlap <= 0 || iv.tid[j] == m.tid[run]) {
+      if (overlap <= 0 || iv.tid[j] == tid) {
         continue;
       }
       if (iv.pid[j] == pid) {
@@ -142,10 +169,7 @@ public final class WindowThreads {
         top = e.getKey();
       }
     }
-    m.occupiedFrom[run] = from;
-    m.ownNs[run] = own;
-    m.otherNs[run] = other;
-    m.otherPid[run] = top;
+    return new Occupancy(own, other, top);
   }
 
   static Integer[] byThreadAndTime(ThreadMarks m) {
