@@ -5,6 +5,7 @@ import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.ArchiveRunConflictException;
+import dev.loadprof.archive.NightRule;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
@@ -128,7 +129,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       files.get(i).setSizeBytes(
           FileSystems.matchSingleFileSpec(targets.get(i).toString()).sizeBytes());
     }
-    String night = job.nightOf(runId);
+    String night = nightOf(run);
     String host = RunSelection.hostPartition(run.host);
     ResourceId indexEntry = ArchiveLayout.indexEntry(archive, night, host, runId, job.jobId());
     FileSystems.create(indexEntry, "application/octet-stream").close();
@@ -173,6 +174,23 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
         files.size(), night, host);
     out.output(outcome + " " + runId + " (" + blockCount + " blocks in " + files.size()
         + " files)");
+  }
+
+  /**
+   * The run's partition: --night, else the night parsing decided by {@link NightRule}; a night
+   * in doubt is filed all the same, and said.
+   */
+  private String nightOf(RunInfo run) {
+    NightRule.Night n = job.explicitNight() != null
+        ? NightRule.of(job.explicitNight(), run.runId, run.capturedOn, 0, NightRule.today())
+        : NightRule.filed(run.night, run.runId, run.capturedOn, NightRule.today());
+    if (n == null) { // nothing dated the run, not even its file: the day it is archived
+      return NightRule.today().toString();
+    }
+    if (!n.trusted()) {
+      LOG.warn(n.doubt());
+    }
+    return n.date().toString();
   }
 
   /**

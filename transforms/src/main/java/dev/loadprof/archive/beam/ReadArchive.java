@@ -3,6 +3,7 @@ package dev.loadprof.archive.beam;
 import dev.loadprof.archive.ArchiveConversions;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.BlockFileRef;
+import dev.loadprof.archive.NightRule;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
@@ -133,6 +134,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         throw new ArchiveCorruptException(manifestPath, "unreadable manifest (" + e.getMessage()
             + ")", e);
       }
+      NightRule.decideFiled(run, manifest.getNight(), NightRule.today());
       for (BlockFileRecord f : manifest.getBlockFiles()) {
         out.get(BLOCK_FILES).output(BlockFileRef.of(
             ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes(), manifest,
