@@ -15,8 +15,8 @@ class NightRuleTest {
 
   @Test
   void explicitThenRunIdThenCaptureDateThenFileDate() {
-    Night n = NightRule.of("2026-11-25", "mixed-2026-11-01", "2026-11-22", NOV_20_UTC, TODAY);
-    assertEquals(new Night(LocalDate.of(2026, 11, 25), Source.EXPLICIT, ""), n);
+    Night n = NightRule.of("2026-11-23", "mixed-2026-11-01", "2026-11-22", NOV_20_UTC, TODAY);
+    assertEquals(new Night(LocalDate.of(2026, 11, 23), Source.EXPLICIT, ""), n);
     n = NightRule.of(null, "mixed-2026-11-01", "2026-11-22", NOV_20_UTC, TODAY);
     assertEquals(new Night(LocalDate.of(2026, 11, 1), Source.RUN_ID, ""), n);
     n = NightRule.of(null, "mixed-a", "2026-11-22", NOV_20_UTC, TODAY);
@@ -46,6 +46,7 @@ class NightRuleTest {
     assertTrue(NightRule.of(null, "mixed-2026-11-23", "2026-11-22", 0, TODAY).trusted());
     assertTrue(NightRule.of(null, "mixed-2026-11-01", "2026-11-22", 0, TODAY).trusted());
     Night filed = NightRule.filed("2026-11-26", "mixed-a", "2026-11-22", TODAY);
-    assertTrue(!filed.trusted() && filed.doubt().contains("(from --night)"), filed.doubt());
+    assertTrue(!filed.trusted() && filed.doubt().contains("its night 2026-11-26 is after"),
+        filed.doubt());
   }
 }
