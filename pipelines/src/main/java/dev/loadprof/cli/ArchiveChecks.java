@@ -21,6 +21,7 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.ResourceId;
+import org.slf4j.LoggerFactory;
 
 /**
  * Archives given to analyze, checked before the job starts, so that a damaged file is a
@@ -52,9 +53,10 @@ final class ArchiveChecks {
         manifests = ArchiveListing.list(archive, selection);
       } catch (IOException e) {
         throw new UsageException("cannot read archive " + archive + ": " + e.getMessage());
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | ArchiveCorruptException e) {
         throw new UsageException(e.getMessage());
       }
+      sayOnceIfUnchecked(archive);
       int selected = 0;
       for (ArchiveListing.ManifestRef ref : manifests) {
         try {
@@ -97,6 +99,22 @@ final class ArchiveChecks {
       }
     }
     return runs;
+  }
+
+  /** Archives written before checksums still read; said once per archive. */
+  private static void sayOnceIfUnchecked(String archive) {
+    int version;
+    try {
+      version = ArchiveLayout.formatVersion(archive);
+    } catch (IOException e) {
+      return; // checkFormat said it
+    }
+    if (version < ArchiveFiles.FIRST_CHECKSUMMED_FORMAT) {
+      LoggerFactory.getLogger(ArchiveChecks.class).warn("{} is an archive of format {}, written"
+          + " before archives had checksums: damage to the manifests and index entries of its"
+          + " older runs may go unnoticed. To have them checked, archive the traces again into a"
+          + " new archive (loadprof archive --out NEW TRACE...)", archive, version);
+    }
   }
 
   private static void checkParsedAsRequested(RunManifestRecord manifest, String file,

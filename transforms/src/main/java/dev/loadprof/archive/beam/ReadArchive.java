@@ -105,6 +105,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * each selected run.
    */
   static final class ListManifestsFn extends DoFn<String, KV<String, KV<String, String>>> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
     private final RunSelection selection;
 
     ListManifestsFn(RunSelection selection) {
@@ -114,7 +115,9 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     @ProcessElement
     public void process(@Element String archive,
         OutputReceiver<KV<String, KV<String, String>>> out) throws IOException {
-      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
+      ArchiveListing.Listing listing = ArchiveListing.listChecked(archive, selection);
+      listing.warnings().forEach(LOG::warn);
+      for (ArchiveListing.ManifestRef ref : listing.refs()) {
         out.output(KV.of(archive, KV.of(ref.path(), ref.indexedJobId())));
       }
     }
