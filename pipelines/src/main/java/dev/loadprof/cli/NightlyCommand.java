@@ -65,7 +65,7 @@ final class NightlyCommand implements JobCommand {
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir)) {
       try (ProgressDisplay shown = progress.start(err)) {
         AnalyzePipeline.run(options, in.traces(), in.archives(),

@@ -105,7 +105,6 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * each selected run.
    */
   static final class ListManifestsFn extends DoFn<String, KV<String, KV<String, String>>> {
-    private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
     private final RunSelection selection;
 
     ListManifestsFn(RunSelection selection) {
@@ -115,9 +114,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     @ProcessElement
     public void process(@Element String archive,
         OutputReceiver<KV<String, KV<String, String>>> out) throws IOException {
-      ArchiveListing.Listing listing = ArchiveListing.listChecked(archive, selection);
-      listing.warnings().forEach(LOG::warn);
-      for (ArchiveListing.ManifestRef ref : listing.refs()) {
+      // What the listing finds to say, the CLI said before the job (ArchiveListing.Listing).
+      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
         out.output(KV.of(archive, KV.of(ref.path(), ref.indexedJobId())));
       }
     }
