@@ -129,4 +129,35 @@ class ArchiveChecksumTest {
     assertThat(missing.err(), containsString("loadprof archive --out " + archive + " "
         + E2e.trace("phases")));
   }
+
+  /** An archive as loadprof wrote it before checksums: format 2, empty index entries. */
+  @Test
+  void anArchiveWithoutChecksumsStillReadsAndSaysSoOnce() throws IOException {
+    Path archive = archived("old");
+    try (Stream<Path> runs = Files.list(archive.resolve("runs"))) {
+      for (Path manifest : runs.toList()) {
+        RunManifestRecord m = ArchiveFiles.readManifest(
+            FileSystems.matchNewResource(manifest.toString(), false));
+        m.setFormatVersion(2);
+        try (var writer = new org.apache.avro.file.DataFileWriter<>(
+            new org.apache.avro.specific.SpecificDatumWriter<>(RunManifestRecord.class))) {
+          writer.create(RunManifestRecord.getClassSchema(), manifest.toFile());
+          writer.append(m);
+        }
+      }
+    }
+    try (Stream<Path> walk = Files.walk(archive.resolve("index"))) {
+      for (Path entry : walk.filter(Files::isRegularFile).toList()) {
+        Files.write(entry, new byte[0]);
+      }
+    }
+    Files.writeString(archive.resolve("loadprof-archive.json"),
+        "{\"format\": \"loadprof-archive\", \"version\": 2}\n");
+
+    Run run = analyze(archive, "old-out", "--nights", "2026-11-20");
+    assertEquals(0, run.code(), run.out() + run.err());
+    assertEquals(List.of("mixed", "phases"), StoresIT.runsOf(tmp.resolve("old-out")));
+    String said = "written before archives had checksums";
+    assertEquals(1, run.err().split(said, -1).length - 1, run.err());
+  }
 }
