@@ -107,6 +107,7 @@ public final class NightlyHistory {
       changePoints.addAll(mineCps);
       compareLatest(benchmark, nights, mine, mineCps, latestNight, s, latest, notes);
     }
+    latest.replaceAll((benchmark, c) -> Compare.withTakers(all, groupOf, c));
     changePoints.sort((a, b) -> a.night().equals(b.night())
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
     return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
