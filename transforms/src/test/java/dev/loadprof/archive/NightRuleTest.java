@@ -6,8 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.archive.NightRule.Night;
 import dev.loadprof.archive.NightRule.Source;
+import dev.loadprof.perfdata.reader.NativePerfDataReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NightRuleTest {
   static final LocalDate TODAY = LocalDate.of(2026, 11, 27);
@@ -48,5 +55,26 @@ class NightRuleTest {
     Night filed = NightRule.filed("2026-11-26", "mixed-a", "2026-11-22", TODAY);
     assertTrue(!filed.trusted() && filed.doubt().contains("its night 2026-11-26 is after"),
         filed.doubt());
+  }
+
+  /**
+   * A perf.data file says when it was recorded in its header (CLOCK_DATA, perf record -k): the
+   * shipped one was recorded on 2026-11-25, whatever its file's date (today, once unpacked;
+   * which is also what perf script --header prints as "captured on").
+   */
+  @Test
+  void aPerfDataFilesCaptureDateIsFromItsHeaderNotItsFileDate(@TempDir Path dir)
+      throws IOException {
+    Path data = dir.resolve("tiny-mixed.data");
+    try (InputStream in = new GZIPInputStream(
+        getClass().getResourceAsStream("/perfdata/tiny-mixed.data.gz"))) {
+      Files.write(data, in.readAllBytes());
+    }
+    String captured = NativePerfDataReader.capturedOn(data);
+    assertEquals("2026-11-25", captured);
+    Night n = NightRule.of(null, "tiny-mixed", captured,
+        Files.getLastModifiedTime(data).toMillis(), TODAY);
+    assertEquals(new Night(LocalDate.of(2026, 11, 25), Source.CAPTURED, ""), n);
+    assertEquals("", NativePerfDataReader.capturedOn(dir.resolve("missing.data")));
   }
 }
