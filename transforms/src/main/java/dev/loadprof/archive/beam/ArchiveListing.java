@@ -67,7 +67,9 @@ public final class ArchiveListing {
     // its manifest listed below, even while another job commits runs.
     String root = ArchiveLayout.resolve(archive, ArchiveLayout.INDEX_DIR + "/x").toString();
     root = root.substring(0, root.length() - 1); // ".../index/"
-    List<MatchResult.Metadata> entries = version < 2 ? List.of() : match(root + "**");
+    // One '*' per level: Hadoop's glob has no '**'.
+    List<MatchResult.Metadata> entries = version < 2 ? List.of()
+        : match(root + "night=*/host=*/*");
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
     for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive))) {
       String name = m.resourceId().getFilename();
