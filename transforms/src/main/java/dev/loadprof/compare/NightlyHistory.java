@@ -116,7 +116,7 @@ public final class NightlyHistory {
 
   /**
    * A run whose night is in doubt (dev.loadprof.archive.NightRule) is never the latest night:
-   * later than every trusted night, it is left out; otherwise it stays, with a note.
+   * on or after the latest trusted night, it is left out; before it, it stays, with a note.
    */
   private static void leaveDoubtfulOutOfLatest(Map<String, LocalDate> nightOf,
       Map<String, String> doubtful, List<ExcludedRun> excluded, List<String> notes) {
@@ -124,7 +124,7 @@ public final class NightlyHistory {
         .filter(e -> !doubtful.containsKey(e.getKey())).map(Map.Entry::getValue)
         .max(LocalDate::compareTo).orElse(null);
     doubtful.forEach((run, why) -> {
-      if (latestTrusted == null || nightOf.get(run).isAfter(latestTrusted)) {
+      if (latestTrusted == null || !nightOf.get(run).isBefore(latestTrusted)) {
         excluded.add(new ExcludedRun(run, why));
         nightOf.remove(run);
       } else {
