@@ -45,7 +45,7 @@ final class AnalyzeCommand implements JobCommand {
     AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir)) {
       PipelineResult result;
       try (ProgressDisplay shown = progress.start(err)) {

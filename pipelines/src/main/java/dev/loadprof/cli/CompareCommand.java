@@ -71,9 +71,9 @@ final class CompareCommand implements JobCommand {
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, null);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), analysis.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     Map<String, Side> sides = new LinkedHashMap<>();
     base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
     for (String id : cand.runIds()) {
