@@ -48,7 +48,7 @@ final class AnalyzeCommand implements JobCommand {
         parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir)) {
       PipelineResult result;
-      try (ProgressDisplay shown = progress.start(err)) {
+      try (ProgressDisplay shown = progress.start(err, options)) {
         result = AnalyzePipeline.run(options, in.traces(), in.archives(),
             settings.writingTo(claim.staging()));
       }

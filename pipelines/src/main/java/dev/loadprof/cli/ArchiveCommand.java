@@ -88,7 +88,7 @@ final class ArchiveCommand implements JobCommand {
       out.println("Deleted " + swept + " staged files of failed archive jobs.");
     }
     PipelineResult result;
-    try (ProgressDisplay shown = progress.start(err)) {
+    try (ProgressDisplay shown = progress.start(err, options)) {
       result = ArchivePipeline.run(options, todo, settings, job);
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);

@@ -67,7 +67,7 @@ final class NightlyCommand implements JobCommand {
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir)) {
-      try (ProgressDisplay shown = progress.start(err)) {
+      try (ProgressDisplay shown = progress.start(err, options)) {
         AnalyzePipeline.run(options, in.traces(), in.archives(),
             analysis.writingTo(claim.staging()), new NightlyJob(settings));
       }
