@@ -30,8 +30,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * (records handed on: event blocks and one run info per input; the total is known only at the
  * end), joining the one of "Group CPUs of a window" (records taken in, of those its inputs have
  * sent), writing the one of "Write reports" (its tasks finished). The line shows the latest
- * stage begun (one that took in or sent any bytes). A job without these steps, or before them,
- * shows its tasks finished of all its tasks; before the cluster lists the job, "submitting".
+ * stage begun (one whose task took in or handed on a record). A job without these steps, or
+ * before them, shows its tasks finished of all its tasks; before the cluster lists the job,
+ * "submitting".
  */
 public final class FlinkClusterProgress implements Supplier<ProgressView>, AutoCloseable {
   static final int POLL_MS = 500;
@@ -40,7 +41,8 @@ public final class FlinkClusterProgress implements Supplier<ProgressView>, AutoC
 
   /** One loadprof stage: the operator that marks its task, and what is counted there. */
   private enum Stage {
-    DECODING("decoding", "pieces", "FlatMap", "/Decode pieces with perf script/ParMultiDo(Decode))"),
+    DECODING("decoding", "pieces", "FlatMap",
+        "/Decode pieces with perf script/ParMultiDo(Decode))"),
     READING("reading", "records", "GroupReduce", "/Gather the pieces of each input)"),
     JOINING("joining", "records", "GroupReduce", "/Group CPUs of a window)"),
     WRITING("writing", "tasks", "FlatMap", "/Write reports/ParMultiDo(Write))");
@@ -208,9 +210,14 @@ public final class FlinkClusterProgress implements Supplier<ProgressView>, AutoC
     return new ProgressView("running", "tasks", 1, finished, all > 0 ? all : -1);
   }
 
+  /**
+   * Whether a task took in or handed on a record, or finished. Bytes alone do not count: a task
+   * reads a few bytes of events (an input's end) before any record, and a sorting task reads
+   * all its input before its reducer takes in the first record.
+   */
   private static boolean begun(JsonNode task) {
     JsonNode m = task.path("metrics");
-    return m.path("read-bytes").asLong() > 0 || m.path("write-bytes").asLong() > 0
+    return m.path("read-records").asLong() > 0 || m.path("write-records").asLong() > 0
         || task.path("tasks").path("FINISHED").asLong() > 0;
   }
 
@@ -252,7 +259,8 @@ public final class FlinkClusterProgress implements Supplier<ProgressView>, AutoC
   private static long recordsSentTo(JsonNode job, String id) {
     Map<String, Long> written = new HashMap<>();
     for (JsonNode vertex : job.path("vertices")) {
-      written.put(vertex.path("id").asText(), vertex.path("metrics").path("write-records").asLong());
+      written.put(vertex.path("id").asText(),
+          vertex.path("metrics").path("write-records").asLong());
     }
     long sent = 0;
     for (JsonNode node : job.path("plan").path("nodes")) {

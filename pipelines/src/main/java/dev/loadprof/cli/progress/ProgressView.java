@@ -8,11 +8,12 @@ import java.util.function.Supplier;
  * its work (and how many counted items make one), work done, and the total (-1: unknown).
  */
 public record ProgressView(String label, String unit, long unitSize, long done, long total) {
-  /** The job in this JVM ({@link JobProgress}: the DirectRunner and embedded Flink); null before any stage. */
+  /** The job in this JVM ({@link JobProgress}: DirectRunner, embedded Flink); null before. */
   public static final Supplier<ProgressView> LOCAL = () -> of(JobProgress.snapshot());
 
   static ProgressView of(JobProgress.Snapshot s) {
     return s == null ? null
-        : new ProgressView(s.stage().label, s.stage().unit, s.stage().unitSize, s.done(), s.total());
+        : new ProgressView(s.stage().label, s.stage().unit, s.stage().unitSize, s.done(),
+            s.total());
   }
 }

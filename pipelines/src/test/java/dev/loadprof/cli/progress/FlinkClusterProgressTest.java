@@ -13,9 +13,10 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The progress of a job on a Flink cluster, read from answers of the REST API recorded during an
- * analyze of a 330 MB trace on the local session cluster (scripts/flink-cluster.sh, metrics
- * fetched every 500 ms): each recorded moment shows the stage the job was in and its counts.
+ * The progress of a job on a Flink cluster, read from answers of the REST API recorded during
+ * analyzes of a 330 MB text trace and of an 8 MB perf.data on the local session cluster
+ * (scripts/flink-cluster.sh, metrics fetched every 500 ms): each recorded moment shows the stage
+ * the job was in and its counts.
  */
 class FlinkClusterProgressTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,10 +45,20 @@ class FlinkClusterProgressTest {
 
   @Test
   void joiningCountsRecordsTakenInOfThoseItsInputsSent() throws IOException {
-    // the join task is sorting its first 152 blocks: none taken in by the reducer yet
-    assertEquals(new ProgressView("joining", "records", 1, 0, 152), at("joining"));
+    // the join task is sorting its first 152 blocks, none taken in by its reducer yet: the
+    // line stays on reading, which ended with 451 records (450 blocks, 1 run info)
+    assertEquals(new ProgressView("reading", "records", 1, 451, -1), at("joining"));
     // the join finished, the aggregation runs: the line stays on the latest stage begun
     assertEquals(new ProgressView("joining", "records", 1, 450, 450), at("after-joining"));
+  }
+
+  /** An analyze of an 8 MB perf.data (--perf-data-reader perf-script), decoded in 2 pieces. */
+  @Test
+  void perfDataIsDecodedInPiecesOfThosePlannedThenRead() throws IOException {
+    // the planning task finished with 2 pieces; perf script is decoding them
+    assertEquals(new ProgressView("decoding", "pieces", 1, 0, 2), at("perfdata-decoding"));
+    // both decoded: the parsing task has handed on its first records
+    assertEquals(new ProgressView("reading", "records", 1, 4, -1), at("perfdata-reading"));
   }
 
   @Test
