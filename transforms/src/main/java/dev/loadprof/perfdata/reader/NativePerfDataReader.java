@@ -87,7 +87,8 @@ public final class NativePerfDataReader {
               symbolizer);
       dispatcher.start(sink);
       OrderedRecords ordered = new OrderedRecords();
-      OrderedRecords.Target target = dispatcher::dispatch;
+      OrderedRecords.Target target = (record, offset) -> dispatchOrDamaged(dispatcher, record,
+          offset);
       try {
         for (byte[] record; (record = stream.next()) != null; ) {
           records++;
@@ -106,22 +107,61 @@ public final class NativePerfDataReader {
           if (type >= RecordFields.USER_TYPE_START) {
             continue; // perf's own records (ids, maps, time conversion): nothing to send
           }
-          long time = fields.orderTime(b);
+          long time;
+          try {
+            time = fields.orderTime(b);
+          } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw new DamagedRecord(stream.recordOffset, e);
+          }
           if (time < 0) {
-            dispatcher.dispatch(record, stream.recordOffset); // no time: at once, as perf does
+            target.record(record, stream.recordOffset); // no time: at once, as perf does
           } else {
             ordered.add(time, record, stream.recordOffset);
           }
         }
-      } catch (IOException e) {
-        ordered.finish(target);
-        sink.malformed(stream.recordOffset, file.path + ": " + e.getMessage()
+      } catch (IOException | DamagedRecord e) {
+        long at = e instanceof DamagedRecord d ? d.offset : stream.recordOffset;
+        // The records queued before the damage still go out; any other damaged one among them
+        // is left out (the one report below says where reading stopped).
+        ordered.finish((record, offset) -> {
+          try {
+            dispatchOrDamaged(dispatcher, record, offset);
+          } catch (DamagedRecord ignored) {
+            // already reported as the damage
+          }
+        });
+        sink.malformed(at, file.path + ": " + e.getMessage()
             + ": the perf.data file is damaged; everything before it was analyzed."
             + " Re-record, or try --perf-data-reader perf-script", "");
         return;
       }
       ordered.finish(target);
       throttledNs = dispatcher.throttledNs;
+    }
+  }
+
+  /**
+   * A record whose fields do not fit in it (a count or size that reads past its end): the bytes
+   * are damaged, which is bad input, never a crash of the job.
+   */
+  private static void dispatchOrDamaged(RecordDispatcher dispatcher, byte[] record,
+      long offset) {
+    try {
+      dispatcher.dispatch(record, offset);
+    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException
+        | NegativeArraySizeException | IllegalArgumentException e) {
+      throw new DamagedRecord(offset, e);
+    }
+  }
+
+  /** Thrown through the ordering queue's target, caught where the read reports damage. */
+  private static final class DamagedRecord extends RuntimeException {
+    final long offset;
+
+    DamagedRecord(long offset, RuntimeException cause) {
+      super("record at byte " + offset + " does not hold its own fields ("
+          + cause.getClass().getSimpleName() + ")", cause);
+      this.offset = offset;
     }
   }
 

@@ -95,6 +95,32 @@ class ShippedPerfDataTest {
   }
 
   @Test
+  void aSampleWhoseFieldsDoNotFitIsReportedAndSkipped() throws Exception {
+    byte[] bytes = Files.readAllBytes(shipped());
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    long dataOffset = b.getLong(40);
+    long dataSize = b.getLong(48);
+    // The first sample record past the middle keeps its header (type, size) but its body is
+    // garbage (its event id, call chain length, ...).
+    int at = (int) findRecordNear(bytes, dataOffset, dataOffset + dataSize / 2);
+    while (b.getInt(at) != 9) { // PERF_RECORD_SAMPLE
+      at += Short.toUnsignedInt(b.getShort(at + 6));
+    }
+    java.util.Arrays.fill(bytes, at + 8, at + Short.toUnsignedInt(b.getShort(at + 6)),
+        (byte) 0x7f);
+    Path damaged = dir.resolve("garbled.data");
+    Files.write(damaged, bytes);
+    SinkLog log = new SinkLog();
+    NativePerfDataReader.open(damaged, nowhere()).read(log);
+    int damagedAt = at;
+    // Reported as a malformed record at its offset (counted), and the reading goes on.
+    assertTrue(log.calls.stream().anyMatch(c -> c.startsWith("malformed ")
+        && c.contains("sample at byte " + damagedAt + ": ")),
+        String.join("\n", log.calls));
+    assertTrue(log.calls.get(log.calls.size() - 1).startsWith("exit "));
+  }
+
+  @Test
   void refusesWhatPerfScriptMustDecode() throws Exception {
     byte[] bytes = Files.readAllBytes(shipped());
     byte[] bigEndian = bytes.clone();
