@@ -113,4 +113,26 @@ class ThreadLifeTest {
     assertEquals(3.0 * MS, cpu1.byState(ThreadState.RUNNING), EPS);
     assertEquals(0, cpu1.byState(ThreadState.SLEEPING), EPS);
   }
+
+  /**
+   * A wakeup of a thread that is runnable already (preempted at 3 ms, "woken" at 5.9, run at 6)
+   * does not cut the look at who held its CPU: all 3 ms are the other process's.
+   */
+  @Test
+  void aWakeupOfAPreemptedThreadKeepsItsWholeWaitAttributed() {
+    ThreadStateSummary s = WallRun.of(10, b -> {
+      sample(b, 1, 0, 10, 10, "a");
+      sample(b, 2, 0, 10, 10, "a");
+      swap(b, 3, 0, 10, 10, "R", 30, "hog", NO_STACK);
+      sample(b, 4, 0, 30, 30, "hog");
+      sample(b, 5, 0, 30, 30, "hog");
+      b.schedWakeup((long) (5.9 * MS), 0, 30, 30, 10, "a", 0);
+      swap(b, 6, 0, 30, 30, "R", 10, "a", NO_STACK);
+      sample(b, 7, 0, 10, 10, "a");
+      swap(b, 8, 0, 10, 10, "X", 0, "swapper/0", NO_STACK);
+    }).states(10, WaitFilter.ALL);
+    assertEquals(3.0 * MS, s.byState(ThreadState.RUNNABLE), EPS);
+    assertEquals(3.0 * MS, s.runnableOtherNs, EPS);
+    assertEquals(0, s.runnableUnattributedNs, EPS);
+  }
 }
