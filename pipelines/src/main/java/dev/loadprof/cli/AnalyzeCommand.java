@@ -45,10 +45,10 @@ final class AnalyzeCommand implements JobCommand {
     AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir)) {
       PipelineResult result;
-      try (ProgressDisplay shown = progress.start(err)) {
+      try (ProgressDisplay shown = progress.start(err, options)) {
         result = AnalyzePipeline.run(options, in.traces(), in.archives(),
             settings.writingTo(claim.staging()));
       }

@@ -21,6 +21,7 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.ResourceId;
+import java.io.PrintStream;
 
 /**
  * Archives given to analyze, checked before the job starts, so that a damaged file is a
@@ -43,18 +44,21 @@ final class ArchiveChecks {
    * @return run id to the manifest it comes from, for every archived run
    */
   static Map<String, String> check(List<String> archives, RunSelection selection, String event,
-      Long windowNs) throws UsageException {
+      Long windowNs, PrintStream err) throws UsageException {
     Map<String, String> runs = new LinkedHashMap<>();
     for (String archive : archives) {
       checkFormat(archive);
       List<ArchiveListing.ManifestRef> manifests;
       try {
-        manifests = ArchiveListing.list(archive, selection);
+        ArchiveListing.Listing listing = ArchiveListing.listChecked(archive, selection);
+        listing.warnings().forEach(w -> err.println("loadprof: " + w));
+        manifests = listing.refs();
       } catch (IOException e) {
         throw new UsageException("cannot read archive " + archive + ": " + e.getMessage());
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | ArchiveCorruptException e) {
         throw new UsageException(e.getMessage());
       }
+      sayOnceIfUnchecked(archive, err);
       int selected = 0;
       for (ArchiveListing.ManifestRef ref : manifests) {
         try {
@@ -97,6 +101,22 @@ final class ArchiveChecks {
       }
     }
     return runs;
+  }
+
+  /** Archives written before checksums still read; said once per archive. */
+  private static void sayOnceIfUnchecked(String archive, PrintStream err) {
+    int version;
+    try {
+      version = ArchiveLayout.formatVersion(archive);
+    } catch (IOException e) {
+      return; // checkFormat said it
+    }
+    if (version < ArchiveFiles.FIRST_CHECKSUMMED_FORMAT) {
+      err.println("loadprof: " + archive + " is an archive of format " + version + ", written"
+          + " before archives had checksums: damage to the manifests and index entries of its"
+          + " older runs may go unnoticed. To have them checked, archive the traces again into a"
+          + " new archive (loadprof archive --out NEW TRACE...)");
+    }
   }
 
   private static void checkParsedAsRequested(RunManifestRecord manifest, String file,

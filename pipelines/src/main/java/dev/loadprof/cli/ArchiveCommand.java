@@ -5,7 +5,6 @@ import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.beam.ArchiveLayout;
-import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.TraceFingerprint;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.pipelines.AnalyzeSettings;
@@ -13,10 +12,8 @@ import dev.loadprof.pipelines.ArchivePipeline;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
@@ -85,14 +82,13 @@ final class ArchiveCommand implements JobCommand {
     }
     String jobId = UUID.randomUUID().toString().substring(0, 8);
     ArchiveJob job = new ArchiveJob(archive, jobId, settings.event(),
-        settings.windowMs() * 1_000_000L, nights(todo, night),
-        RunSelection.nightOf(System.currentTimeMillis()), graceMillis, repairs);
+        settings.windowMs() * 1_000_000L, night, graceMillis, repairs);
     int swept = ArchiveLayout.sweepStaging(archive, System.currentTimeMillis() - graceMillis);
     if (swept > 0) {
       out.println("Deleted " + swept + " staged files of failed archive jobs.");
     }
     PipelineResult result;
-    try (ProgressDisplay shown = progress.start(err)) {
+    try (ProgressDisplay shown = progress.start(err, options)) {
       result = ArchivePipeline.run(options, todo, settings, job);
     } finally {
       ArchiveLayout.deleteStaging(archive, jobId);
@@ -111,26 +107,6 @@ final class ArchiveCommand implements JobCommand {
       return ExitCode.BAD_INPUT;
     }
     return ExitCode.OK;
-  }
-
-  /** Run id to night: --night for all, else the UTC date each trace was last modified. */
-  private static Map<String, String> nights(List<String> traces, String night)
-      throws UsageException {
-    Map<String, String> nights = new HashMap<>();
-    for (String trace : traces) {
-      String n;
-      if (night != null) {
-        n = night; // checked by ArchivePartitionOptions
-      } else {
-        try {
-          n = RunSelection.nightOf(FileSystems.matchSingleFileSpec(trace).lastModifiedMillis());
-        } catch (IOException e) {
-          throw new UsageException("cannot read " + trace + ": " + e.getMessage());
-        }
-      }
-      nights.put(ParseTraces.runIdOf(trace), n);
-    }
-    return nights;
   }
 
   /** Refuses to scatter archive files into a directory that holds something else. */

@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 final class ArchivePartitionOptions {
   @Option(names = "--night", paramLabel = "YYYY-MM-DD",
       description = "The night (UTC date) the traces belong to, their partition in the archive."
-          + " Default: the UTC date each trace file was last modified.")
+          + " Default: the date in the trace's run id, else the recording's capture date"
+          + " (its header), else the UTC date the file was last modified.")
   String night;
 
   @Option(names = "--debris-grace-minutes", paramLabel = "N",

@@ -5,7 +5,13 @@ import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.archive.beam.ArchiveFiles;
 import dev.loadprof.archive.beam.ArchiveLayout;
+import dev.loadprof.archive.IndexEntry;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.BlockFileRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import org.apache.beam.sdk.io.FileSystems;
 import dev.loadprof.schemas.RunManifestRecord;
 import org.apache.beam.sdk.io.fs.ResourceId;
 
@@ -33,7 +39,38 @@ final class ArchivedRuns {
     } catch (ArchiveCorruptException e) {
       return new Found(ArchiveRules.Archived.damaged(manifest), e.getMessage());
     }
+    String index = indexProblem(archive, manifest);
+    if (index != null) {
+      return new Found(ArchiveRules.Archived.damaged(manifest), index);
+    }
     return new Found(new ArchiveRules.Archived(manifest, false), null);
+  }
+
+  /**
+   * What is wrong with the run's index entry (missing, or its content damaged), or null: a run
+   * without its entry cannot be selected by --nights, so archiving it again writes it.
+   */
+  private static String indexProblem(String archive, RunManifestRecord manifest) {
+    if (manifest.getJobId().isEmpty()) {
+      return null; // format 1: no index
+    }
+    ResourceId entry = ArchiveLayout.indexEntry(archive, manifest.getNight(),
+        RunSelection.hostPartition(manifest.getHost()), manifest.getRunId(),
+        manifest.getJobId());
+    if (!ArchiveLayout.exists(entry)) {
+      return entry + ": the run's index entry is missing";
+    }
+    try (InputStream in = Channels.newInputStream(FileSystems.open(entry))) {
+      byte[] bytes = in.readAllBytes();
+      if (bytes.length == 0) {
+        return manifest.getFormatVersion() >= ArchiveFiles.FIRST_CHECKSUMMED_FORMAT
+            ? entry + ": the run's index entry is empty" : null;
+      }
+      IndexEntry.decode(bytes);
+      return null;
+    } catch (IOException | IllegalArgumentException e) {
+      return entry + ": " + e.getMessage();
+    }
   }
 
   /** The archived state, and what is damaged (null when intact). */

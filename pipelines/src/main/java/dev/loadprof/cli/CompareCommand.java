@@ -71,9 +71,9 @@ final class CompareCommand implements JobCommand {
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, null);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), analysis.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     Map<String, Side> sides = new LinkedHashMap<>();
     base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
     for (String id : cand.runIds()) {
@@ -85,7 +85,7 @@ final class CompareCommand implements JobCommand {
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
     try (OutputClaim claim = OutputClaim.take(outDir)) {
-      try (ProgressDisplay shown = progress.start(err)) {
+      try (ProgressDisplay shown = progress.start(err, options)) {
         AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
             new CompareJob(sides, settings));
       }

@@ -16,10 +16,16 @@ final class ComparisonOptions {
           + " latest night: 0.01).")
   Double alpha;
 
+  @Option(names = "--fail-on-interference", description = "Exit 5 when the verdict is"
+      + " interference (real time grew because other processes held the CPUs the process's"
+      + " threads waited for); by default that verdict exits 0.")
+  boolean failOnInterference;
+
   /** The given settings over the command's defaults. */
   CompareSettings applyTo(CompareSettings defaults) {
     CompareSettings s = alpha == null ? defaults
         : new CompareSettings(alpha, defaults.thresholds(), defaults.tableFunctions());
+    s = s.failingOnInterference(failOnInterference);
     return thresholds == null ? s : s.withThresholds(thresholds);
   }
 }

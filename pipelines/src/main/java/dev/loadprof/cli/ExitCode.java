@@ -9,14 +9,17 @@ public final class ExitCode {
   public static final int REGRESSION = 3;
   /** compare and nightly: a process ran on one side only (Verdict.EXIT_MISSING). */
   public static final int MISSING = 4;
+  /** compare and nightly with --fail-on-interference: interference (Verdict.EXIT_INTERFERENCE). */
+  public static final int INTERFERENCE = 5;
 
   static final String DOCUMENTED = "Exit codes: 0 success, 1 the job failed, 2 bad usage or"
       + " bad input.";
 
   static final String DOCUMENTED_COMPARE = "Exit codes: 0 no significant regression, 3 a"
       + " significant real-time regression, 4 a process past the thresholds ran on one side"
-      + " only (missing), 1 the job failed, 2 bad usage or bad input (also a --comm or --pid"
-      + " that matches no process).";
+      + " only (missing), 0 (5 with --fail-on-interference) interference: the real time grew"
+      + " because other processes held the CPUs, 1 the job failed, 2 bad usage or bad input"
+      + " (also a --comm or --pid that matches no process).";
 
   private ExitCode() {}
 }

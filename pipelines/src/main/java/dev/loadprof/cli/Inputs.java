@@ -29,9 +29,12 @@ final class Inputs {
 
   private Inputs() {}
 
-  /** The inputs of analyze: trace specs and archives, in any mix. */
+  /**
+   * The inputs of analyze: trace specs and archives, in any mix. What the archives' checks find
+   * to say (runs missing from an index, archives without checksums) goes to {@code err}.
+   */
   static Resolved forAnalyze(List<String> inputs, RunSelection selection, String event,
-      Long windowNs) throws UsageException {
+      Long windowNs, java.io.PrintStream err) throws UsageException {
     List<String> archives = new ArrayList<>();
     List<String> specs = new ArrayList<>();
     for (String input : inputs) {
@@ -40,7 +43,8 @@ final class Inputs {
     if (!selection.isAll() && archives.isEmpty()) {
       throw new UsageException("--nights and --hosts select runs of archives; no archive given");
     }
-    Map<String, String> archivedRuns = ArchiveChecks.check(archives, selection, event, windowNs);
+    Map<String, String> archivedRuns = ArchiveChecks.check(archives, selection, event, windowNs,
+        err);
     List<String> traces = specs.isEmpty() ? List.of() : traceFiles(specs);
     for (String file : traces) {
       String manifest = archivedRuns.get(ParseTraces.runIdOf(file));

@@ -22,9 +22,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "nightly", customSynopsis = NightlyCommand.SYNOPSIS,
     description = "The history of nightly runs: change points over all nights, and the latest"
-        + " night compared with the nights before it. A run's night is the date in its run id"
-        + " (YYYY-MM-DD or YYYYMMDD), else the '# captured on' date of its trace header; its"
-        + " benchmark is the run id without the date, unless --group-by says otherwise.",
+        + " night compared with the nights before it. A run's night is the night it was"
+        + " archived under (archive --night), else the date in its run id (YYYY-MM-DD or"
+        + " YYYYMMDD), else the recording's capture date (its header), else the trace file's"
+        + " date; a night in the future or after the capture date is warned about and never"
+        + " the latest. Its benchmark is the run id without the date, unless --group-by says"
+        + " otherwise.",
     footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
 final class NightlyCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof nightly -o DIR [options] TRACE_OR_ARCHIVE...";
@@ -62,9 +65,9 @@ final class NightlyCommand implements JobCommand {
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, selection);
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
-        parsing.windowNsIfGiven());
+        parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir)) {
-      try (ProgressDisplay shown = progress.start(err)) {
+      try (ProgressDisplay shown = progress.start(err, options)) {
         AnalyzePipeline.run(options, in.traces(), in.archives(),
             analysis.writingTo(claim.staging()), new NightlyJob(settings));
       }

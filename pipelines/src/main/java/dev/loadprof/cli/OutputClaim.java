@@ -74,6 +74,10 @@ final class OutputClaim implements AutoCloseable {
             + "); give a directory loadprof can write");
       }
       lock = Lock.take(out, local.resolve(LOCK_FILE));
+    } else {
+      org.slf4j.LoggerFactory.getLogger(OutputClaim.class).warn("--out {} is not on a local"
+          + " disk, where loadprof cannot lock it: two jobs publishing into it at once may"
+          + " interleave their files; give each concurrent job its own --out", out);
     }
     try {
       OutputDir.removeDebris(out);

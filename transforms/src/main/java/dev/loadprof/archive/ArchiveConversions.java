@@ -27,9 +27,11 @@ import java.util.TreeMap;
 public final class ArchiveConversions {
   /**
    * Version of the archive schemas and layout written now; see RunManifestRecord.format_version.
-   * 2 added the night/host index and the manifest's night and job_id; format 1 still reads.
+   * 2 added the night/host index and the manifest's night and job_id; 3, checksums of manifests
+   * (in the Avro file's metadata) and index entries (their content); formats 1 and 2 still read,
+   * unchecked.
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
   /** The oldest format this loadprof reads. */
   public static final int OLDEST_READABLE_FORMAT = 1;
 

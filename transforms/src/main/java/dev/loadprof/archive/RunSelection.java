@@ -2,7 +2,6 @@ package dev.loadprof.archive;
 
 import java.io.Serializable;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -105,12 +104,6 @@ public final class RunSelection implements Serializable {
       throw new IllegalArgumentException("--night takes a UTC date such as 2026-11-20, got '"
           + night + "'");
     }
-  }
-
-  /** The night of a trace by default: the UTC date it was last modified (finished recording). */
-  public static String nightOf(long lastModifiedMillis) {
-    return java.time.Instant.ofEpochMilli(lastModifiedMillis).atZone(ZoneOffset.UTC)
-        .toLocalDate().toString();
   }
 
   /**

@@ -8,21 +8,25 @@
  * reads them back into the same collections, so the outputs are byte for byte those of
  * analyzing the traces with the same --window and --event.
  *
- * <p>Layout, format 2 ({@link dev.loadprof.archive.beam.ArchiveLayout}):
+ * <p>Layout, format 3 ({@link dev.loadprof.archive.beam.ArchiveLayout}):
  * <pre>
- * ARCHIVE/loadprof-archive.json              marker: {"format": "loadprof-archive", "version": 2}
- * ARCHIVE/runs/RUN_ID.avro                   the run's manifest; the commit point
+ * ARCHIVE/loadprof-archive.json              marker: {"format": "loadprof-archive", "version": 3}
+ * ARCHIVE/runs/RUN_ID.avro                   the run's manifest, with its checksum; the commit
+ *                                            point
  * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro       the run's blocks (4 files per run), snappy codec
- * ARCHIVE/index/night=N/host=H/RUN_ID@JOB    empty; the run's partitions
+ * ARCHIVE/index/night=N/host=H/RUN_ID@JOB    the run's partitions ({@link
+ *                                            dev.loadprof.archive.IndexEntry}, with a checksum)
  * ARCHIVE/.staging/JOB/                      files of a job that has not committed (yet)
  * </pre>
  *
  * <p>Commit protocol, the same on every store: (1) block files are written under
  * .staging/JOB/; (2) when all are complete, each run is committed on its own by {@link
  * dev.loadprof.archive.beam.CommitRun}: its block files are moved to names unique to the job
- * (blocks/RUN_ID/JOB-NNNNN.avro), its index entry is written, and (3) its manifest is created
- * last, <em>only if absent</em>, through the store's create-if-absent primitive ({@link
- * dev.loadprof.archive.beam.ExclusiveCreate}). Nothing relies on renaming a directory, which object
+ * (blocks/RUN_ID/JOB-NNNNN.avro), (3) its manifest is created, <em>only if absent</em>, through
+ * the store's create-if-absent primitive ({@link dev.loadprof.archive.beam.ExclusiveCreate}),
+ * and (4) its index entry is written. An index entry therefore always has its manifest (one
+ * without is damage); a run whose entry is missing (a job killed between (3) and (4)) is found
+ * by readers, which list the names of runs/ and of the index, and said. Nothing relies on renaming a directory, which object
  * stores cannot do atomically; moving a block file on S3 is a copy and a delete, harmless because
  * no manifest lists the file yet. Readers list runs/ (or the index) and read only the block files
  * a manifest lists, with the sizes it records, so a failed or killed job leaves nothing visible,
@@ -43,7 +47,7 @@
  *
  * <p>Concurrent writers: jobs writing different runs never touch the same names (job ids in
  * block and index names, one manifest per run id), so all land. Two jobs writing one run id:
- * exactly one creates the manifest; the other deletes its block files and index entry and is
+ * exactly one creates the manifest; the other deletes its block files and is
  * UNCHANGED when its trace has the same fingerprint, or fails with {@link
  * dev.loadprof.archive.ArchiveRunConflictException} (the CLI exits 2) when it is another trace.
  *
@@ -54,15 +58,24 @@
  * all; a reader that listed the old manifest while it is replaced may fail and is rerun). Same
  * id, other fingerprint: refused (exit 2); rename the trace.
  *
+ * <p>Identical content under two run ids (one fingerprint) is read as one run: the first run
+ * id is counted, the other is read as a run without blocks whose warning names both, so
+ * compare and nightly list it as excluded ({@link dev.loadprof.archive.beam.ReadArchive}).
+ *
  * <p>Partitions ({@link dev.loadprof.archive.RunSelection}, {@link
- * dev.loadprof.archive.beam.ArchiveListing}): each run has a night (archive --night, default the UTC
- * date its trace was last modified) and a host (from the trace header, "_" when none). Selecting
+ * dev.loadprof.archive.beam.ArchiveListing}): each run has a night ({@link
+ * dev.loadprof.archive.NightRule}: archive --night, else the run id's date, else the recording's
+ * capture date, else the trace file's date) and a host (from the trace header, "_" when none). Selecting
  * nights lists only index/night=N/ for each night; hosts only, index/ (never blocks/). An index
  * entry counts only while runs/RUN_ID.avro names its job, so entries of failed jobs are ignored.
  * Format 1 archives (no index) still read whole; a selection on them says to re-archive.
  *
- * <p>Integrity: Avro's snappy codec keeps a CRC32 per Avro block, so damaged bytes are detected
- * when read; every read failure is an {@link dev.loadprof.archive.ArchiveCorruptException}
- * naming the file, which the CLI turns into exit code 2.
+ * <p>Integrity: Avro's snappy codec keeps a CRC32 per Avro block of a block file, and a block
+ * file's size is in its manifest; a manifest carries the SHA-256 of its canonical encoding in its
+ * Avro metadata (format 3), an index entry the SHA-256 of its lines. Every read failure is an
+ * {@link dev.loadprof.archive.ArchiveCorruptException} naming the file, the run and the command
+ * that repairs it ({@code loadprof archive --out ARCHIVE TRACE}), which the CLI turns into exit
+ * code 2. Formats 1 and 2 (no checksums, empty index entries) still read, unchecked; the CLI
+ * says so once per archive.
  */
 package dev.loadprof.archive;

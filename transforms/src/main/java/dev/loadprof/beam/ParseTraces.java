@@ -2,6 +2,7 @@ package dev.loadprof.beam;
 
 import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.archive.NightRule;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.report.Printable;
@@ -153,6 +154,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           });
       TreeMap<String, String> buildIds = new TreeMap<>();
       NativePerfDataReader nativeReader = null;
+      String capturedOn = "";
       try {
         if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
           builder.decodedFromPerfData();
@@ -165,6 +167,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
           buildIds = BuildIds.read(Path.of(path));
+          capturedOn = NativePerfDataReader.capturedOn(Path.of(path));
         } else {
           readText(path, parser, builder);
         }
@@ -182,7 +185,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         nativeReader.describeRun(info);
       } else {
         parser.describeRun(info);
+        if (info.capturedOn.isEmpty()) {
+          info.capturedOn = capturedOn; // perf script printed no header
+        }
       }
+      NightRule.decide(info, modifiedMillis(path), NightRule.today());
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
@@ -200,6 +207,15 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           info.health.get(TraceHealth.SWITCH_RECORDS),
           info.health.get(TraceHealth.MALFORMED_LINES));
       out.get(RUNS).output(info);
+    }
+
+    /** When the trace file was last modified (the night rule's last resort); 0 if unknown. */
+    private static long modifiedMillis(String path) {
+      try {
+        return org.apache.beam.sdk.io.FileSystems.matchSingleFileSpec(path).lastModifiedMillis();
+      } catch (IOException | RuntimeException e) {
+        return 0;
+      }
     }
 
     /** Reads the text of a perf.data file's decoded pieces. */

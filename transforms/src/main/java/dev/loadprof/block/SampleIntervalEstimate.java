@@ -23,9 +23,12 @@ final class SampleIntervalEstimate {
   private long frozenNs; // 0 until frozen
   private final Map<Long, Long> lastSampleOfCpuTid = new HashMap<>();
 
-  /** cpu-clock and task-clock count nanoseconds (with or without modifiers such as ":u"). */
+  /**
+   * cpu-clock and task-clock count nanoseconds, with or without modifiers (":u") and terms
+   * ("cpu-clock/freq=500/": frequency sampling still writes each sample's period in ns).
+   */
   static boolean countsNanoseconds(String event) {
-    String base = event.split(":", 2)[0];
+    String base = event.split("[:/]", 2)[0];
     return base.equals("cpu-clock") || base.equals("task-clock");
   }
 

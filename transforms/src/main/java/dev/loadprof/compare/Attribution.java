@@ -9,17 +9,33 @@ package dev.loadprof.compare;
  * of the median real times that the tables show. When the baseline has no CPU time (a new
  * function), all of the change is CPU work.
  *
+ * <p>The load part is split further by the thread states where the runs have them: the change
+ * of the time the process's runnable threads waited for CPUs that other processes held
+ * (interference) is the part of the load part that is not the code's doing.
+ *
  * @param cause cpu when the CPU part is at least twice the load part in size, parallelism when
- *     the load part is at least twice the CPU part, both otherwise
+ *     the load part is at least twice the CPU part, both otherwise; interference when the
+ *     interference part is, in the change's direction, at least half of the change
+ * @param interferencePartNs of the load part, the change of the wait for other processes'
+ *     CPUs; NaN when the runs do not tell (no thread states, per-process recordings)
+ * @param oversubscriptionPartNs of the load part, the change of the wait for CPUs the
+ *     process's own threads held (more runnable threads than CPUs); NaN likewise. The rest of
+ *     the load part, {@link #waitsPartNs()}, is the code's own: threads sleeping, on disk or
+ *     not there where they ran in parallel before.
  */
-public record Attribution(double cpuPartNs, double parallelismPartNs, Cause cause) {
+public record Attribution(double cpuPartNs, double parallelismPartNs, Cause cause,
+    double interferencePartNs, double oversubscriptionPartNs) {
   /** A part must be at least this many times the other to take the whole cause. */
   public static final double DOMINANCE = 2;
+  /** Interference takes the cause when it is at least this share of the change. */
+  public static final double INTERFERENCE_SHARE = 0.5;
 
   public enum Cause {
     CPU("cpu"),
     PARALLELISM("parallelism"),
-    BOTH("both");
+    BOTH("both"),
+    /** Most of the change is time waiting for CPUs other processes held: not the code. */
+    INTERFERENCE("interference");
 
     public final String id;
 
@@ -40,6 +56,41 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
     } else {
       cause = Cause.BOTH;
     }
-    return new Attribution(cpuPart, loadPart, cause);
+    return new Attribution(cpuPart, loadPart, cause, Double.NaN, Double.NaN);
+  }
+
+  public Attribution(double cpuPartNs, double parallelismPartNs, Cause cause) {
+    this(cpuPartNs, parallelismPartNs, cause, Double.NaN, Double.NaN);
+  }
+
+  /** The load part that is neither interference nor oversubscription; NaN when not known. */
+  public double waitsPartNs() {
+    return parallelismPartNs - interferencePartNs - oversubscriptionPartNs;
+  }
+
+  /**
+   * This attribution with the interference part known: the cause becomes interference when
+   * that part goes the change's way and is at least half of it, and the CPU work alone does not
+   * explain the change.
+   *
+   * @param interferenceNs the change of the medians of the interference figure
+   * @param oversubscriptionNs the change of the medians of the wait for own threads' CPUs
+   */
+  public Attribution withInterference(double interferenceNs, double oversubscriptionNs) {
+    double change = cpuPartNs + parallelismPartNs;
+    boolean dominant = change != 0 && Math.signum(interferenceNs) == Math.signum(change)
+        && Math.abs(interferenceNs) >= INTERFERENCE_SHARE * Math.abs(change);
+    Cause c = dominant && cause != Cause.CPU ? Cause.INTERFERENCE : cause;
+    return new Attribution(cpuPartNs, parallelismPartNs, c, interferenceNs, oversubscriptionNs);
+  }
+
+  /** The same parts, the cause interference (a function of a process that was interfered). */
+  public Attribution asInterference() {
+    return new Attribution(cpuPartNs, parallelismPartNs, Cause.INTERFERENCE, interferencePartNs,
+        oversubscriptionPartNs);
+  }
+
+  public boolean isInterference() {
+    return cause == Cause.INTERFERENCE;
   }
 }

@@ -42,8 +42,17 @@ public final class Compare {
     }
     requireRuns("baseline", baseline, excluded);
     requireRuns("candidate", candidate, excluded);
-    Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf(all.groupBy()));
-    return compare(byRun, baseline, candidate, excluded, s);
+    RunMetrics.GroupOf groupOf = groupOf(all.groupBy());
+    Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf);
+    return withTakers(all, groupOf, compare(byRun, baseline, candidate, excluded, s));
+  }
+
+  /** The comparison with notes naming the processes that took the CPUs of interfered ones. */
+  static Comparison withTakers(Analysis all, RunMetrics.GroupOf groupOf, Comparison c) {
+    List<String> notes = new ArrayList<>(c.notes());
+    notes.addAll(Interference.takers(all, groupOf, c));
+    return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(),
+        c.rows(), notes);
   }
 
   /** The comparison of figures already extracted, e.g. nights of a nightly history. */
@@ -77,13 +86,15 @@ public final class Compare {
         attribution = Attribution.of(median(realB),
             median(RunPresence.values(byRun, ran.presentBaseline(), cpu)), median(realC),
             median(RunPresence.values(byRun, ran.presentCandidate(), cpu)));
+        attribution = Interference.of(byRun, ran, key, attribution);
       }
       rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s)
           .withAbsent(ran.absentBaseline(), ran.absentCandidate()));
     }
     List<String> notes = notes(baseline, candidate, s);
     notes.addAll(RunPresence.notes(presence.values(), byRun, s));
-    return new Comparison(s, baseline, candidate, excluded, rows, notes);
+    return new Comparison(s, baseline, candidate, excluded, Interference.spreadToFunctions(rows),
+        notes);
   }
 
   /**

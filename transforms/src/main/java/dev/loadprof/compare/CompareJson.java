@@ -91,11 +91,7 @@ public final class CompareJson implements CompareWriter {
     } else {
       o.put("kind", r.kind());
     }
-    if (r.attribution() != null) {
-      o.put("cause", r.attribution().cause().id);
-      o.put("cpu_part_ns", Math.round(r.attribution().cpuPartNs()));
-      o.put("parallelism_part_ns", Math.round(r.attribution().parallelismPartNs()));
-    }
+    attribution(o, r.attribution());
     if (r.note() != null) {
       o.put("note", r.note());
     }
@@ -115,6 +111,23 @@ public final class CompareJson implements CompareWriter {
     o.put("process", k.process());
     if (k.function() != null) {
       o.put("function", k.function());
+    }
+  }
+
+  /** cause and parts of a real-time change; the load part's split where the runs tell it. */
+  static void attribution(ObjectNode o, Attribution a) {
+    if (a == null) {
+      return;
+    }
+    o.put("cause", a.cause().id);
+    o.put("cpu_part_ns", Math.round(a.cpuPartNs()));
+    o.put("parallelism_part_ns", Math.round(a.parallelismPartNs()));
+    if (!Double.isNaN(a.interferencePartNs())) {
+      o.put("interference_part_ns", Math.round(a.interferencePartNs()));
+    }
+    if (!Double.isNaN(a.waitsPartNs())) {
+      o.put("oversubscription_part_ns", Math.round(a.oversubscriptionPartNs()));
+      o.put("waits_part_ns", Math.round(a.waitsPartNs()));
     }
   }
 

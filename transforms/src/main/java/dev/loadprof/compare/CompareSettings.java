@@ -6,9 +6,10 @@ package dev.loadprof.compare;
  * @param alpha the significance level of the tests and the miss rate of the intervals
  * @param thresholds the smallest changes reported
  * @param tableFunctions functions shown per process in compare.txt besides the changed ones
+ * @param failOnInterference exit 5 (not 0) when the verdict is interference
  */
-public record CompareSettings(double alpha, Thresholds thresholds, int tableFunctions)
-    implements java.io.Serializable {
+public record CompareSettings(double alpha, Thresholds thresholds, int tableFunctions,
+    boolean failOnInterference) implements java.io.Serializable {
   public static final CompareSettings DEFAULT = new CompareSettings(0.05, Thresholds.DEFAULT, 5);
 
   public CompareSettings {
@@ -17,7 +18,15 @@ public record CompareSettings(double alpha, Thresholds thresholds, int tableFunc
     }
   }
 
+  public CompareSettings(double alpha, Thresholds thresholds, int tableFunctions) {
+    this(alpha, thresholds, tableFunctions, false);
+  }
+
   public CompareSettings withThresholds(Thresholds t) {
-    return new CompareSettings(alpha, t, tableFunctions);
+    return new CompareSettings(alpha, t, tableFunctions, failOnInterference);
+  }
+
+  public CompareSettings failingOnInterference(boolean fail) {
+    return new CompareSettings(alpha, thresholds, tableFunctions, fail);
   }
 }

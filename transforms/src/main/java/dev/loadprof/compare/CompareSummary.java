@@ -35,8 +35,20 @@ final class CompareSummary implements CompareWriter {
         Metric.REAL_TIME.format(t.minAbsoluteNs())));
     appendCommon(sb, c.excluded(), c.notes());
     changes(sb, c.changes());
-    sb.append("verdict: ").append(c.verdict().id).append('\n');
+    verdict(sb, c.verdict(), c.settings());
     return sb.toString();
+  }
+
+  /** The verdict line; for interference, what it means and how it exits. */
+  static void verdict(StringBuilder sb, Verdict v, CompareSettings s) {
+    sb.append("verdict: ").append(v.id).append('\n');
+    if (v == Verdict.INTERFERENCE) {
+      sb.append("  the real time grew because the process's threads waited for CPUs that other"
+          + " processes held, not because of its code; ").append(s.failOnInterference()
+          ? "exit " + Verdict.EXIT_INTERFERENCE + " (--fail-on-interference)"
+          : "exit 0 (--fail-on-interference makes it exit " + Verdict.EXIT_INTERFERENCE + ")")
+          .append('\n');
+    }
   }
 
   static void appendCommon(StringBuilder sb, List<ExcludedRun> excluded, List<String> notes) {

@@ -49,7 +49,7 @@ public final class CompareText implements CompareWriter {
     for (String n : c.notes()) {
       sb.append("note: ").append(n).append('\n');
     }
-    sb.append("verdict: ").append(c.verdict().id).append('\n');
+    CompareSummary.verdict(sb, c.verdict(), s);
 
     List<MetricComparison> changes = c.changes();
     sb.append('\n');
@@ -145,8 +145,14 @@ public final class CompareText implements CompareWriter {
     if (a == null) {
       return k;
     }
-    return f("%s (%s: cpu %s, load %s)", k, a.cause().id, signed(a.cpuPartNs()),
-        signed(a.parallelismPartNs()));
+    String others = Double.isNaN(a.interferencePartNs()) ? ""
+        : ", of it waiting for others' CPUs " + signed(a.interferencePartNs());
+    if (!Double.isNaN(a.waitsPartNs())) {
+      others += ", for its own " + signed(a.oversubscriptionPartNs()) + ", waits "
+          + signed(a.waitsPartNs());
+    }
+    return f("%s (%s: cpu %s, load %s%s)", k, a.cause().id, signed(a.cpuPartNs()),
+        signed(a.parallelismPartNs()), others);
   }
 
   static String signed(double ns) {

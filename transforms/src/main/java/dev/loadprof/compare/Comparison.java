@@ -40,9 +40,9 @@ public record Comparison(
     return Verdict.of(rows);
   }
 
-  /** 3 when the candidate is a significant real-time regression, else 0. */
+  /** 3 for a significant real-time regression, 4 missing, 5 interference if asked, else 0. */
   public int exitCode() {
-    return verdict().exitCode();
+    return verdict().exitCode(settings.failOnInterference());
   }
 
   /** The row of one key, or null. */

@@ -18,6 +18,31 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
   /** Share of on-CPU wall time at load 1, from the exact time at load. */
   public static final Metric SERIAL_FRACTION = new Metric("serial_fraction", true, false);
 
+  // Whole wall time, from the thread states (absent, not 0, in a run whose trace has none).
+  /** The process's span: first to last instant a thread of it ran. */
+  public static final Metric WALL_TIME = new Metric("wall_time", true, true);
+  /** Span time lost to waiting for a CPU (runnable threads), see ThreadStateSummary. */
+  public static final Metric CPU_WAIT = new Metric("cpu_wait", true, true);
+  /** The part of cpu_wait at load 1 or more: the CPU wait in the real time. */
+  public static final Metric CPU_WAIT_ON_CPU = new Metric("cpu_wait_on_cpu", true, true);
+  /** The part of cpu_wait for CPUs that other processes held: interference. */
+  public static final Metric CPU_WAIT_OTHERS = new Metric("cpu_wait_others", true, true);
+  /** The part of cpu_wait_others at load 1 or more: the interference in the real time. */
+  public static final Metric CPU_WAIT_OTHERS_ON_CPU = new Metric("cpu_wait_others_on_cpu", true,
+      true);
+  /** Thread-seconds sleeping (S: locks, sleeps, pipes, queues). */
+  public static final Metric SLEEPING_TIME = new Metric("sleeping_thread_time", true, true);
+  /** Thread-seconds in uninterruptible waits (D: disk). */
+  public static final Metric DISK_TIME = new Metric("disk_thread_time", true, true);
+  /** Thread-seconds runnable while another process held the CPU. */
+  public static final Metric RUNNABLE_OTHERS_TIME = new Metric("runnable_others_thread_time",
+      true, true);
+
+  /** Every named metric, in the fixed order of the tables. */
+  private static final Metric[] NAMED = {REAL_TIME, CPU_TIME, AVG_LOAD, SERIAL_FRACTION,
+      WALL_TIME, CPU_WAIT, CPU_WAIT_ON_CPU, CPU_WAIT_OTHERS, CPU_WAIT_OTHERS_ON_CPU, SLEEPING_TIME,
+      DISK_TIME, RUNNABLE_OTHERS_TIME};
+
   private static final String AT_LOAD = "time_at_load_";
 
   /**
@@ -29,7 +54,7 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
   }
 
   public static Metric parse(String id) {
-    for (Metric m : new Metric[] {REAL_TIME, CPU_TIME, AVG_LOAD, SERIAL_FRACTION}) {
+    for (Metric m : NAMED) {
       if (m.id.equals(id)) {
         return m;
       }
@@ -44,15 +69,30 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
     return this.equals(REAL_TIME);
   }
 
-  /** Fixed order: real, CPU, load, serial fraction, then time at load k by k. */
+  /**
+   * A figure of the thread states: a run whose trace has none (no sched_switch, an old archive)
+   * does not know it, so its absence is unknown, never 0.
+   */
+  public boolean isFromThreadStates() {
+    int r = rank();
+    return r >= WALL_RANK && r < NAMED.length;
+  }
+
+  /** The figure that measures the interference in this one, or null. */
+  public Metric interference() {
+    return isRealTime() ? CPU_WAIT_OTHERS_ON_CPU : null;
+  }
+
+  private static final int WALL_RANK = 4;
+
+  /** Fixed order: real, CPU, load, serial fraction, the wall figures, then time at load k. */
   private int rank() {
-    return switch (id) {
-      case "real_time" -> 0;
-      case "cpu_time" -> 1;
-      case "avg_load" -> 2;
-      case "serial_fraction" -> 3;
-      default -> 4;
-    };
+    for (int i = 0; i < NAMED.length; i++) {
+      if (NAMED[i].id.equals(id)) {
+        return i;
+      }
+    }
+    return NAMED.length;
   }
 
   private int load() {

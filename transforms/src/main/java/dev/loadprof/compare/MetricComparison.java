@@ -97,6 +97,13 @@ public record MetricComparison(
         attribution, note, baselineRuns, candidateRuns);
   }
 
+  /** The same comparison with another attribution (the interference part known). */
+  MetricComparison withAttribution(Attribution a) {
+    return new MetricComparison(key, nBaseline, nCandidate, baseline, candidate, deltaPct,
+        method, intervalLow, intervalHigh, pValue, significant, passesThresholds, change, kind, a,
+        note, absentBaseline, absentCandidate);
+  }
+
   public boolean isMissing() {
     return change && MISSING.equals(kind);
   }

@@ -42,8 +42,8 @@ public record Nightly(
     return Verdict.of(rows);
   }
 
-  /** 3 when the latest night is a significant real-time regression, else 0. */
+  /** As compare's: 3 regression, 4 missing, 5 interference if asked, else 0. */
   public int exitCode() {
-    return verdict().exitCode();
+    return verdict().exitCode(settings.compare().failOnInterference());
   }
 }

@@ -36,6 +36,7 @@ public final class NightlyHistory {
     Compare.requireSelectedProcesses(all);
     List<ExcludedRun> excluded = new ArrayList<>();
     Map<String, LocalDate> nightOf = new HashMap<>();
+    Map<String, String> doubtful = new TreeMap<>(); // run -> why its night is in doubt
     for (RunInfo r : all.runs()) {
       ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
       LocalDate night = Nights.of(r);
@@ -46,8 +47,13 @@ public final class NightlyHistory {
             + " YYYYMMDD) and the trace header no '# captured on' line"));
       } else {
         nightOf.put(r.runId, night);
+        if (r.nightDoubt != null && !r.nightDoubt.isEmpty()) {
+          doubtful.put(r.runId, r.nightDoubt);
+        }
       }
     }
+    List<String> notes = new ArrayList<>();
+    leaveDoubtfulOutOfLatest(nightOf, doubtful, excluded, notes);
     if (nightOf.isEmpty()) {
       throw new CompareInputException("no healthy run with a night among " + all.runs().size()
           + " runs; name traces with a date (e.g. bench-2026-11-01.txt.gz) or record them with"
@@ -80,7 +86,6 @@ public final class NightlyHistory {
     int[] below = {0, 0}; // change points dropped by the thresholds, and within the noise
     Map<String, Comparison> latest = new TreeMap<>();
     Map<String, List<LocalDate>> nightsByBenchmark = new LinkedHashMap<>();
-    List<String> notes = new ArrayList<>();
     for (var e : runsOf.entrySet()) {
       String benchmark = e.getKey();
       TreeMap<LocalDate, List<String>> nights = e.getValue();
@@ -102,10 +107,30 @@ public final class NightlyHistory {
       changePoints.addAll(mineCps);
       compareLatest(benchmark, nights, mine, mineCps, latestNight, s, latest, notes);
     }
+    latest.replaceAll((benchmark, c) -> Compare.withTakers(all, groupOf, c));
     changePoints.sort((a, b) -> a.night().equals(b.night())
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
     return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
         below[1], latest, excluded, notes);
+  }
+
+  /**
+   * A run whose night is in doubt (dev.loadprof.archive.NightRule) is never the latest night:
+   * on or after the latest trusted night, it is left out; before it, it stays, with a note.
+   */
+  private static void leaveDoubtfulOutOfLatest(Map<String, LocalDate> nightOf,
+      Map<String, String> doubtful, List<ExcludedRun> excluded, List<String> notes) {
+    LocalDate latestTrusted = nightOf.entrySet().stream()
+        .filter(e -> !doubtful.containsKey(e.getKey())).map(Map.Entry::getValue)
+        .max(LocalDate::compareTo).orElse(null);
+    doubtful.forEach((run, why) -> {
+      if (latestTrusted == null || !nightOf.get(run).isBefore(latestTrusted)) {
+        excluded.add(new ExcludedRun(run, why));
+        nightOf.remove(run);
+      } else {
+        notes.add(why);
+      }
+    });
   }
 
   private static void compareLatest(String benchmark, TreeMap<LocalDate, List<String>> nights,

@@ -86,11 +86,7 @@ public final class NightlyJson implements NightlyWriter {
     o.put("after", cp.after());
     CompareJson.putNullable(o, "delta_pct", cp.deltaPct());
     o.put("kind", cp.kind());
-    if (cp.attribution() != null) {
-      o.put("cause", cp.attribution().cause().id);
-      o.put("cpu_part_ns", Math.round(cp.attribution().cpuPartNs()));
-      o.put("parallelism_part_ns", Math.round(cp.attribution().parallelismPartNs()));
-    }
+    CompareJson.attribution(o, cp.attribution());
     o.put("p_value", cp.pValue());
     return o;
   }

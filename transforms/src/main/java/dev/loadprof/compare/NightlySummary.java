@@ -30,7 +30,9 @@ final class NightlySummary implements NightlyWriter {
     List<String> benchmarks = n.nightsByBenchmark().entrySet().stream()
         .map(e -> e.getKey() + " (" + e.getValue().size() + " nights)").toList();
     sb.append("benchmarks: ").append(String.join(", ", benchmarks)).append(".\n");
-    CompareSummary.appendCommon(sb, n.excluded(), n.notes());
+    List<String> notes = new java.util.ArrayList<>(n.notes());
+    n.latest().values().forEach(c -> notes.addAll(Interference.takerNotes(c.notes())));
+    CompareSummary.appendCommon(sb, n.excluded(), notes);
     List<ChangePoint> realTime = n.changePoints().stream()
         .filter(cp -> cp.key().metric().isRealTime()).toList();
     if (realTime.isEmpty()) {
@@ -55,7 +57,7 @@ final class NightlySummary implements NightlyWriter {
     }
     sb.append("Latest night against the nights before it:\n");
     CompareSummary.changes(sb, n.changes());
-    sb.append("verdict: ").append(n.verdict().id).append('\n');
+    CompareSummary.verdict(sb, n.verdict(), n.settings().compare());
     return sb.toString();
   }
 }

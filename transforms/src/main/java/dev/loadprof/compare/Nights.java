@@ -41,10 +41,14 @@ public final class Nights {
   }
 
   /**
-   * The night of a run: the date in its run id, else the date the trace header says it was
-   * captured on (kept in the run's info by the parser and the archive); null when neither.
+   * The night of a run: as dev.loadprof.archive.NightRule decided it when the run entered the
+   * job (RunInfo.night). A run built without a job has none; then the date in its run id, else
+   * the date the trace header says it was captured on; null when neither.
    */
   public static LocalDate of(RunInfo run) {
+    if (run.night != null && !run.night.isEmpty()) {
+      return LocalDate.parse(run.night);
+    }
     LocalDate night = fromRunId(run.runId);
     if (night == null && run.capturedOn != null && !run.capturedOn.isEmpty()) {
       night = LocalDate.parse(run.capturedOn);

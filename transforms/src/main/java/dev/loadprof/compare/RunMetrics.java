@@ -2,10 +2,12 @@ package dev.loadprof.compare;
 
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.ThreadState;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.SerialFraction;
+import dev.loadprof.wall.ThreadStateSummary;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,9 @@ import java.util.TreeMap;
 /**
  * The figures of every run of an analysis, by run id. Processes are matched by name, not pid:
  * all pids of one name (in one group) are summed within a run. Per process: real time, CPU time,
- * average load, serial fraction and the exact time at each load; per function (leaf symbol, as
+ * average load, serial fraction, the exact time at each load and, where the trace has thread
+ * states, the wall figures (span, CPU wait and its interference part, per-state thread time);
+ * per function (leaf symbol, as
  * functions.txt): real time, CPU time and average load. The idle task (pid 0) is left out.
  * Ratios are absent when undefined (nothing ran).
  */
@@ -81,8 +85,25 @@ public final class RunMetrics {
     long cpuNs;
     double realNs;
     long[] timeAtLoadNs = new long[0];
+    /** Summed thread-state figures, absent when no pid of the name has thread states. */
+    final Map<Metric, Double> wall = new TreeMap<>();
 
     void add(ProcessLoad p) {
+      ThreadStateSummary s = p.threadStates;
+      if (s != null) {
+        wall.merge(Metric.WALL_TIME, (double) s.spanNs, Double::sum);
+        wall.merge(Metric.CPU_WAIT, s.cpuWaitNs, Double::sum);
+        wall.merge(Metric.CPU_WAIT_ON_CPU, s.cpuWaitOnCpuNs, Double::sum);
+        wall.merge(Metric.RUNNABLE_OTHERS_TIME, s.runnableOtherNs, Double::sum);
+        if (!Double.isNaN(s.cpuWaitOthersNs)) {
+          wall.merge(Metric.CPU_WAIT_OTHERS, s.cpuWaitOthersNs, Double::sum);
+          wall.merge(Metric.CPU_WAIT_OTHERS_ON_CPU, s.cpuWaitOthersOnCpuNs, Double::sum);
+        }
+        if (s.hasStates) { // without prev_state, sleeping and disk waits are "unknown"
+          wall.merge(Metric.SLEEPING_TIME, s.byState(ThreadState.SLEEPING), Double::sum);
+          wall.merge(Metric.DISK_TIME, s.byState(ThreadState.DISK), Double::sum);
+        }
+      }
       cpuNs += p.cpuNs;
       realNs += p.wallNs();
       if (p.timeAtLoadNs.length > timeAtLoadNs.length) {
@@ -106,6 +127,7 @@ public final class RunMetrics {
       for (int k = 0; k < timeAtLoadNs.length; k++) {
         m.put(entity.with(Metric.timeAtLoad(k)), (double) timeAtLoadNs[k]);
       }
+      wall.forEach((metric, v) -> m.put(entity.with(metric), v));
     }
   }
 

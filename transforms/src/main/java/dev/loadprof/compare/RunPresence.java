@@ -41,8 +41,9 @@ record RunPresence(SeriesKey process, List<String> presentBaseline,
   }
 
   /**
-   * The figure of one run: null when the process did not run in it, or when a ratio is undefined
-   * (nothing of the function ran); 0 for a time figure that the run lacks though its process ran.
+   * The figure of one run: null when the process did not run in it, when a ratio is undefined
+   * (nothing of the function ran), or when the run's trace cannot give the figure (thread-state
+   * figures); 0 for a time figure that the run lacks though its process ran.
    */
   static Double value(Map<String, Map<SeriesKey, Double>> byRun, String run, SeriesKey key) {
     Map<SeriesKey, Double> figures = byRun.getOrDefault(run, Map.of());
@@ -50,7 +51,10 @@ record RunPresence(SeriesKey process, List<String> presentBaseline,
       return null;
     }
     Double x = figures.get(key);
-    return x != null ? x : key.metric().isTime() ? Double.valueOf(0) : null;
+    if (x != null || key.metric().isFromThreadStates()) {
+      return x;
+    }
+    return key.metric().isTime() ? Double.valueOf(0) : null;
   }
 
   /** The values of the runs given (those where the figure is defined). */

@@ -12,6 +12,11 @@ public enum Verdict {
   REGRESSION("regression"),
   /** A process past the thresholds ran on one side only: the comparison cannot judge it. */
   MISSING("missing"),
+  /**
+   * Every real-time regression is mostly time the process's threads waited for CPUs that other
+   * processes held: the machine was busier, the code did not change.
+   */
+  INTERFERENCE("interference"),
   IMPROVEMENT("improvement"),
   NO_CHANGE("no change");
 
@@ -19,6 +24,8 @@ public enum Verdict {
   public static final int EXIT_REGRESSION = 3;
   /** Exit code of compare and nightly when a process ran on one side only (and no regression). */
   public static final int EXIT_MISSING = 4;
+  /** Exit code for interference, only when asked to fail on it (--fail-on-interference). */
+  public static final int EXIT_INTERFERENCE = 5;
 
   public final String id;
 
@@ -29,20 +36,34 @@ public enum Verdict {
   public static Verdict of(List<MetricComparison> changes) {
     boolean better = false;
     boolean missing = false;
+    boolean interference = false;
     for (MetricComparison c : changes) {
       if (c.change() && c.metric().isRealTime()) {
         if (c.isRegression()) {
-          return REGRESSION;
+          if (c.attribution() == null || !c.attribution().isInterference()) {
+            return REGRESSION;
+          }
+          interference = true;
         }
         missing |= c.isMissing();
         better |= MetricComparison.IMPROVEMENT.equals(c.kind());
       }
     }
-    return missing ? MISSING : better ? IMPROVEMENT : NO_CHANGE;
+    return missing ? MISSING : interference ? INTERFERENCE : better ? IMPROVEMENT : NO_CHANGE;
   }
 
-  /** 3 for a regression, 4 for a missing process, else 0. */
+  /** 3 for a regression, 4 for a missing process, else 0 (interference included). */
   public int exitCode() {
-    return this == REGRESSION ? EXIT_REGRESSION : this == MISSING ? EXIT_MISSING : 0;
+    return exitCode(false);
+  }
+
+  /** As {@link #exitCode()}, and 5 for interference when it is to fail the job. */
+  public int exitCode(boolean failOnInterference) {
+    return switch (this) {
+      case REGRESSION -> EXIT_REGRESSION;
+      case MISSING -> EXIT_MISSING;
+      case INTERFERENCE -> failOnInterference ? EXIT_INTERFERENCE : 0;
+      default -> 0;
+    };
   }
 }

@@ -23,6 +23,16 @@ public final class RunInfo implements Serializable {
    * run id has no date.
    */
   public String capturedOn = "";
+  /**
+   * The run's night (ISO date) as dev.loadprof.archive.NightRule decides it when the run enters a
+   * job; "" when nothing gives one, or the run was built without a job. Not part of equals.
+   */
+  public String night = "";
+  /**
+   * Why the night is in doubt (one line naming the run; NightRule), "" when it is not: such a
+   * run is never the latest night of nightly. Not part of equals.
+   */
+  public String nightDoubt = "";
   /** The sampling event used, e.g. "cpu-clock". */
   public String samplingEvent = "";
   /** True when the sampling event's period is in nanoseconds (cpu-clock, task-clock). */
@@ -90,6 +100,8 @@ public final class RunInfo implements Serializable {
     c.source = source;
     c.host = host;
     c.capturedOn = capturedOn;
+    c.night = night;
+    c.nightDoubt = nightDoubt;
     c.samplingEvent = samplingEvent;
     c.periodIsNanoseconds = periodIsNanoseconds;
     c.sampleIntervalNs = sampleIntervalNs;

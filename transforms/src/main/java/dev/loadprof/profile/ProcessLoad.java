@@ -1,5 +1,6 @@
 package dev.loadprof.profile;
 
+import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -30,6 +31,8 @@ public final class ProcessLoad implements Serializable {
    * known (hand-made figures, group sums).
    */
   public ThreadStateSummary threadStates;
+  /** Its threads' states over time for report.html, narrowed alike; null when not known. */
+  public StateTimeline stateTimeline;
 
   /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
   public double wallNs() {

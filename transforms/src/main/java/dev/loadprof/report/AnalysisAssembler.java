@@ -2,12 +2,15 @@ package dev.loadprof.report;
 
 import dev.loadprof.model.ProcessKey;
 import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.load.TimeRanges;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
+import dev.loadprof.wall.StateTimeline;
+import dev.loadprof.wall.WaitFilter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -76,6 +79,7 @@ public final class AnalysisAssembler {
             + " process's times are too low (sums_saturated in its health)");
       }
       WallView.attach(run, acc, load, filters, range);
+      load.stateTimeline = stateTimeline(run, acc, filters, range);
       processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
@@ -95,5 +99,18 @@ public final class AnalysisAssembler {
     analysis.setNothingLeftNote(
         filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1));
     return analysis;
+  }
+
+  /** report.html's thread-state timeline, narrowed as WallView narrows the thread states. */
+  private static StateTimeline stateTimeline(RunInfo run, ProcessAccumulator acc,
+      Filters filters, LoadRange range) {
+    if (acc.spanEndNs < acc.spanStartNs) {
+      return null;
+    }
+    String time = filters.samples().time();
+    long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
+    return StateTimeline.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, run.endNs,
+        new WaitFilter(filters.samples().tids(), filters.samples().cpus(), "cpu".equals(run.lanes),
+            ranges, range.min(), range.max()));
   }
 }

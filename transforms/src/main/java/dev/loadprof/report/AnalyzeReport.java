@@ -9,13 +9,14 @@ import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.report.html.FlameTree;
 import dev.loadprof.report.html.HtmlPage;
 import dev.loadprof.report.html.StringTable;
+import dev.loadprof.report.html.WallHtml;
 import java.util.List;
 
 /**
- * report.html of analyze: per run and process a header, the load histograms, the load timeline,
- * the real-time flame graph and the function table; with many runs also the run table and the
- * groups. The figures are those of summary.json (same sources, same functions, same rounding of
- * wall ns); the page only formats them.
+ * report.html of analyze: per run and process a header, the load histograms, the load timeline
+ * with the thread-state lanes below it, the real-time and off-CPU flame graphs and the function
+ * table; with many runs also the run table and the groups. The figures are those of summary.json
+ * (same sources, same functions, same rounding of wall ns); the page only formats them.
  */
 public final class AnalyzeReport implements TextReport {
   public static final String FILE_NAME = "report.html";
@@ -103,6 +104,7 @@ public final class AnalyzeReport implements TextReport {
     functions(o, t, strings);
     SummaryJson.timeline(o, TimelineView.of(p.timeline, t.rows()));
     FlameTree.of("all", a.filteredStacksOf(p)).writeTo(o.putArray("flame"), strings);
+    WallHtml.writeTo(o, p, WallView.wallLine(p), strings);
     return o;
   }
 

@@ -159,6 +159,12 @@ public final class SummaryJson implements Report {
     }
     o.put("has_states", s.hasStates);
     o.put("has_stacks", s.hasStacks);
+    o.put("cpu_wait_s", s.cpuWaitNs / 1e9);
+    if (Double.isNaN(s.cpuWaitOthersNs)) {
+      o.putNull("cpu_wait_other_processes_s");
+    } else {
+      o.put("cpu_wait_other_processes_s", s.cpuWaitOthersNs / 1e9);
+    }
   }
 
   /** load_timeline: additive, after every older key of a process. */

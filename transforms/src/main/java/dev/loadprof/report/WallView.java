@@ -34,8 +34,10 @@ public final class WallView {
     long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
     WaitFilter filter = new WaitFilter(filters.samples().tids(), filters.samples().cpus(),
         "cpu".equals(run.lanes), ranges, range.min(), range.max());
+    // Who held the free CPUs is known only system-wide, where every CPU's switches are seen.
+    int cpus = "cpu".equals(run.lanes) ? run.cpuCount : 0;
     load.threadStates = ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs,
-        run.endNs, filter);
+        run.endNs, filter, cpus);
   }
 
   /** Says once per run which parts of the off-CPU view its trace cannot give. */

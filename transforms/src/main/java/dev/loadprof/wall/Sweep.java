@@ -7,15 +7,23 @@ import java.util.Arrays;
  * the process's threads run (the load) and how many wait, and it keeps two running integrals at
  * each boundary: H(t), the instants the filter keeps, and G(t), the kept load-0 instants of the
  * span each divided by the number of threads then waiting (a wait's share of them is G(end) -
- * G(start)). It also sums the span's kept instants into on-CPU real time and load 0.
+ * G(start)). It also sums the span's kept instants into on-CPU real time and load 0, and the
+ * part of them lost to waiting for a CPU: at an instant with k threads running and r runnable,
+ * the instant's work would have taken k/(k+r) of it had every runnable thread run (the rest is
+ * CPU wait), and k/(k+m) had the m = min(r, N-k) threads that the N CPUs left free run (the rest
+ * is the wait for CPUs held by other processes: interference).
  */
 final class Sweep {
   private final long[] at;
   private final double[] h;
   private final double[] g;
 
+  /**
+   * @param cpus the machine's CPUs, 0 when not known (a per-process recording): then the
+   *     interference part is not computed
+   */
   Sweep(ThreadStates.Pieces p, long spanStart, long spanEnd, WaitFilter f,
-      ThreadStateSummary s) {
+      ThreadStateSummary s, int cpus) {
     int ranges = f.timeRanges() == null ? 0 : f.timeRanges().length;
     long[] edges = new long[2 * p.count + 2 + ranges];
     int n = 0;
@@ -41,16 +49,27 @@ final class Sweep {
     // Changes of the running and waiting counts at each boundary.
     int[] runDelta = new int[distinct];
     int[] waitDelta = new int[distinct];
+    int[] runnableDelta = new int[distinct];
     for (int i = 0; i < p.count; i++) {
       int[] delta = p.state[i] == ThreadStateSummary.RUNNING_ORDINAL ? runDelta : waitDelta;
-      delta[Arrays.binarySearch(at, p.start[i])]++;
-      delta[Arrays.binarySearch(at, p.end[i])]--;
+      int a = Arrays.binarySearch(at, p.start[i]);
+      int b = Arrays.binarySearch(at, p.end[i]);
+      delta[a]++;
+      delta[b]--;
+      if (p.state[i] == ThreadStateSummary.RUNNABLE_ORDINAL) {
+        runnableDelta[a]++;
+        runnableDelta[b]--;
+      }
     }
+    s.cpuWaitOthersNs = cpus > 0 ? 0 : Double.NaN;
+    s.cpuWaitOthersOnCpuNs = s.cpuWaitOthersNs;
     int running = 0;
     int waiting = 0;
+    int runnable = 0;
     for (int k = 0; k + 1 < distinct; k++) {
       running += runDelta[k];
       waiting += waitDelta[k];
+      runnable += runnableDelta[k];
       long x = at[k];
       long len = at[k + 1] - x;
       boolean kept = inRanges(f.timeRanges(), x) && f.keepsLoad(running);
@@ -58,6 +77,9 @@ final class Sweep {
       h[k + 1] = h[k] + (kept ? len : 0);
       double share = 0;
       if (kept && inSpan) {
+        if (runnable > 0) {
+          cpuWait(s, len, running, runnable, cpus);
+        }
         s.spanNs += len;
         if (running > 0) {
           s.onCpuRealNs += len;
@@ -74,9 +96,40 @@ final class Sweep {
     }
   }
 
+  private static void cpuWait(ThreadStateSummary s, long len, int running, int runnable,
+      int cpus) {
+    double wait = (double) len * runnable / (running + runnable);
+    s.cpuWaitNs += wait;
+    if (running > 0) {
+      s.cpuWaitOnCpuNs += wait;
+    }
+    if (cpus > 0) {
+      int m = Math.min(runnable, Math.max(0, cpus - running));
+      double others = m == 0 ? 0 : (double) len * m / (running + m);
+      s.cpuWaitOthersNs += others;
+      if (running > 0) {
+        s.cpuWaitOthersOnCpuNs += others;
+      }
+    }
+  }
+
   /** H at a boundary. */
   double h(long t) {
     return h[Arrays.binarySearch(at, t)];
+  }
+
+  /** H at any instant: between two boundaries it grows with time where the filter keeps it. */
+  double hAt(long t) {
+    int k = Arrays.binarySearch(at, t);
+    if (k >= 0) {
+      return h[k];
+    }
+    int next = -k - 1;
+    if (next == 0 || next == at.length) {
+      return next == 0 ? 0 : h[at.length - 1];
+    }
+    double kept = (h[next] - h[next - 1]) / (at[next] - at[next - 1]);
+    return h[next - 1] + kept * (t - at[next - 1]);
   }
 
   /** G at a boundary. */

@@ -20,6 +20,7 @@ public final class ThreadStateSummary implements Serializable {
   public record Cause(ThreadState state, CallStack stack) implements Serializable {}
 
   static final int RUNNING_ORDINAL = 0;
+  static final int RUNNABLE_ORDINAL = ThreadState.RUNNABLE.ordinal();
 
   public long spanNs;
   public long onCpuRealNs;
@@ -32,6 +33,23 @@ public final class ThreadStateSummary implements Serializable {
   public double runnableUnattributedNs;
   /** Runnable time by the process that held the CPU, by pid. */
   public Map<Integer, Double> runnableByPid = new HashMap<>();
+  /**
+   * Span ns lost to waiting for a CPU: at each instant with k threads running and r runnable,
+   * the share r/(k+r) of it (the work done then would have taken k/(k+r) of the instant, had
+   * every runnable thread run). Load-0 instants with a runnable thread count whole.
+   */
+  public double cpuWaitNs;
+  /** The part of {@link #cpuWaitNs} at load 1 or more: the part that is in the real time. */
+  public double cpuWaitOnCpuNs;
+  /**
+   * The part of {@link #cpuWaitNs} for CPUs that the process's own threads did not hold: with N
+   * CPUs, the m = min(r, N-k) runnable threads that had a CPU free of the process's threads
+   * would have run, so m/(k+m) of the instant is lost to the others (other processes, and the
+   * scheduler's wake-up latency). NaN when the machine's CPUs are not known.
+   */
+  public double cpuWaitOthersNs = Double.NaN;
+  /** The part of {@link #cpuWaitOthersNs} at load 1 or more (in the real time); NaN likewise. */
+  public double cpuWaitOthersOnCpuNs = Double.NaN;
   /** Thread-ns of waits still open when the trace ended (counted to its end). */
   public double unfinishedNs;
   /** Off-CPU thread-ns per (thread, state, stack): the off-CPU profile. */

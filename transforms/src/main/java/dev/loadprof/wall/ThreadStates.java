@@ -55,11 +55,27 @@ public final class ThreadStates {
    */
   public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter) {
+    return compute(marks, spanStartNs, spanEndNs, traceEndNs, filter, 0);
+  }
+
+  /**
+   * @param cpus the machine's CPUs (a system-wide recording), 0 when not known: with them the
+   *     CPU wait is split into the part for CPUs other processes held (interference)
+   */
+  public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
+      long traceEndNs, WaitFilter filter, int cpus) {
     ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
     t.replayThreads();
     // A thread's life starts at its first event of any kind, not only at a run: a program whose
     // first record is a switch-out (it slept before it was ever sampled) waits from there.
-    return t.summarize(Math.min(spanStartNs, marks.firstNs()), spanEndNs, filter);
+    return t.summarize(Math.min(spanStartNs, marks.firstNs()), spanEndNs, filter, cpus);
+  }
+
+  /** The threads' runs and waits as replayed, unfiltered: for views over time (lanes). */
+  static Pieces replay(ThreadMarks marks, long traceEndNs) {
+    ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
+    t.replayThreads();
+    return t.pieces;
   }
 
   // ---------------------------------------------------------------- per thread
@@ -172,11 +188,11 @@ public final class ThreadStates {
 
   // ---------------------------------------------------------------- over the process
 
-  private ThreadStateSummary summarize(long spanStart, long spanEnd, WaitFilter f) {
+  private ThreadStateSummary summarize(long spanStart, long spanEnd, WaitFilter f, int cpus) {
     ThreadStateSummary s = new ThreadStateSummary();
     s.hasStates = m.sawStates;
     s.hasStacks = m.sawStacks;
-    Sweep sweep = new Sweep(pieces, spanStart, spanEnd, f, s);
+    Sweep sweep = new Sweep(pieces, spanStart, spanEnd, f, s, cpus);
     Pieces p = pieces;
     for (int i = 0; i < p.count; i++) {
       if (!f.keepsThread(p.tid[i]) || !f.keepsCpu(p.cpu[i])) {

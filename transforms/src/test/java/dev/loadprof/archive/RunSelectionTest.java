@@ -43,9 +43,4 @@ class RunSelectionTest {
         .contains("more than 366"));
   }
 
-  @Test
-  void defaultNightIsTheUtcDateOfTheFile() {
-    assertEquals("2026-11-20", RunSelection.nightOf(1_795_132_800_000L)); // 2026-11-20T00:00Z
-    assertEquals("2026-11-19", RunSelection.nightOf(1_795_132_799_999L));
-  }
 }

@@ -60,6 +60,11 @@ class AnalyzeReportBrowserTest {
 
   /** The analysis the pipeline would make of these traces, by the plain-Java cores. */
   static Analysis analyze(List<Path> traces) throws IOException {
+    return analyze(traces, Filters.none());
+  }
+
+  /** The same, with the filters of analyze's options. */
+  static Analysis analyze(List<Path> traces, Filters filters) throws IOException {
     List<RunInfo> runs = new ArrayList<>();
     List<ProcessAccumulator> accumulators = new ArrayList<>();
     for (Path trace : traces) {
@@ -71,7 +76,7 @@ class AnalyzeReportBrowserTest {
         accumulators.addAll(m.processes.values());
       }
     }
-    return AnalysisAssembler.assemble(runs, Map.of(), accumulators, Filters.none());
+    return AnalysisAssembler.assemble(runs, Map.of(), accumulators, filters);
   }
 
   /** Writes report.html and summary.json into dir; the report's path. */

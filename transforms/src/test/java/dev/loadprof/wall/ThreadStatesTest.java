@@ -212,6 +212,57 @@ class ThreadStatesTest {
   }
 
   @Test
+  void cpuWaitIsSplitByWhoHeldTheCpus() {
+    // Thread 10 runnable 3-6 ms while another process holds the only CPU: a load-0 instant
+    // whose whole length is lost to the other process.
+    ThreadStateSummary hog = run(1, 1);
+    assertEquals(3.0 * MS, hog.cpuWaitNs, EPS);
+    assertEquals(0.0, hog.cpuWaitOnCpuNs, EPS);
+    assertEquals(3.0 * MS, hog.cpuWaitOthersNs, EPS);
+    assertEquals(0.0, hog.cpuWaitOthersOnCpuNs, EPS);
+    // Two threads take turns on CPU 0 (3-9 ms: one runs, one is runnable): half of each
+    // instant is CPU wait. On one CPU that is the process's own doing; on two, the second CPU
+    // was free of the process, so the runnable thread waited for someone else.
+    ThreadStateSummary own = run(2, 1);
+    assertEquals(3.0 * MS, own.cpuWaitNs, EPS);
+    assertEquals(3.0 * MS, own.cpuWaitOnCpuNs, EPS);
+    assertEquals(0.0, own.cpuWaitOthersNs, EPS);
+    ThreadStateSummary twoCpus = run(2, 2);
+    assertEquals(3.0 * MS, twoCpus.cpuWaitOthersNs, EPS);
+    assertEquals(3.0 * MS, twoCpus.cpuWaitOthersOnCpuNs, EPS);
+    // A per-process recording does not see the CPUs: no interference figure.
+    assertTrue(Double.isNaN(run(2, 0).cpuWaitOthersNs));
+  }
+
+  @Test
+  void cpuWaitOfThreeRunnableOnTwoCpusWithOneRunning() {
+    // CPU 0: thread 10 runs 0-10. CPU 1: thread 11 runs 0-1, 12 runs 1-2, then another
+    // process holds CPU 1 from 2 to 6 while both are runnable (k=1, r=2: 2/3 of 4 ms is CPU
+    // wait; one of them had a CPU free of the process: m=1, 1/2 of 4 ms is lost to the other
+    // process). Thread 12 stays runnable to the end.
+    ThreadStateSummary s = WallRun.of(10, b -> {
+      b.fork(0, 10, 11, 10, 10);
+      b.fork(0, 10, 12, 10, 10);
+      sample(b, 0, 0, 10, 10, "a");
+      sample(b, 0, 1, 10, 11, "a");
+      swap(b, 1, 1, 10, 11, "R", 12, "a", NO_STACK);
+      swap(b, 2, 1, 10, 12, "R", 30, "hog", NO_STACK);
+      sample(b, 3, 1, 30, 30, "hog");
+      swap(b, 6, 1, 30, 30, "R", 11, "a", NO_STACK);
+      sample(b, 5, 0, 10, 10, "a");
+      sample(b, 7, 1, 10, 11, "a");
+      sample(b, 9, 0, 10, 10, "a");
+      sample(b, 10, 0, 10, 10, "a");
+      sample(b, 10, 1, 10, 11, "a");
+    }).states(10, WaitFilter.ALL, 2);
+    // Besides: 1-2 ms and from 6 ms to the end, two run and one is runnable (k=2, r=1, no CPU
+    // free): 1/3 of it (the last run ends a fraction of a sample interval after 10 ms).
+    assertEquals((4.0 * 2 / 3 + 1.0 / 3 + 4.0 / 3) * MS, s.cpuWaitNs, 0.1 * MS);
+    assertEquals(2.0 * MS, s.cpuWaitOthersNs, EPS);
+    assertEquals(2.0 * MS, s.cpuWaitOthersOnCpuNs, EPS);
+  }
+
+  @Test
   void aTraceWithoutStatesSaysSo() {
     ThreadStateSummary s = WallRun.of(10, b -> {
       sample(b, 0, 0, 10, 10, "a");
@@ -227,6 +278,12 @@ class ThreadStatesTest {
   @SuppressWarnings("unchecked")
   private static Consumer<BlockBuilder> castEvents(Consumer<?> c) {
     return (Consumer<BlockBuilder>) c;
+  }
+
+  private static ThreadStateSummary run(int index, int cpus) {
+    Object[] args = cases().toList().get(index).get();
+    return WallRun.of(10, castEvents((Consumer<?>) args[2])).states((Integer) args[1],
+        WaitFilter.ALL, cpus);
   }
 
   private static ThreadStateSummary run(int index) {

@@ -43,11 +43,23 @@ final class WallRun {
   }
 
   ThreadStateSummary states(int pid, WaitFilter filter) {
+    ProcessAccumulator acc = accumulator(pid);
+    return ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, filter);
+  }
+
+  /** The states on a machine of the given CPUs (a system-wide recording). */
+  ThreadStateSummary states(int pid, WaitFilter filter, int cpus) {
+    ProcessAccumulator acc = accumulator(pid);
+    return ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs,
+        acc.threads.traceEndNs, filter, cpus);
+  }
+
+  private ProcessAccumulator accumulator(int pid) {
     ProcessAccumulator acc = processes.get(pid);
     if (acc == null) {
       throw new AssertionError("no process " + pid + " in " + processes.keySet());
     }
-    return ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, filter);
+    return acc;
   }
 
   static Frame[] stack(String... symbols) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -13,7 +14,9 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * The progress line of a running job on stderr: the stage, work done of the total where known,
- * a rate and an estimate, redrawn in place twice a second from {@link JobProgress}. Nothing is
+ * a rate and an estimate, redrawn in place twice a second from a source of {@link ProgressView}s:
+ * {@link JobProgress} for a job in this JVM, the cluster's REST API for a job on a Flink cluster
+ * ({@link FlinkClusterProgress}). Nothing is
  * drawn in a job's first 2 s, so short jobs print exactly what they did before. Each finished
  * stage keeps its last line. Drawing is me.tongfei:progressbar's, fed through a consumer that
  * writes to the job's own stderr stream (no terminal library is opened). A log line written to
@@ -29,12 +32,17 @@ public final class ProgressDisplay implements AutoCloseable {
   private final PrintStream systemErr = System.err;
   private final ScheduledExecutorService ticker;
   private final long startNs = System.nanoTime();
-  private JobProgress.Stage shown;
+  private final Supplier<ProgressView> source;
+  private final AutoCloseable sourceStop;
+  private String shown;
   private ProgressBar bar;
   private boolean lineDrawn;
 
-  private ProgressDisplay(PrintStream err, boolean enabled, boolean terminal) {
+  private ProgressDisplay(PrintStream err, boolean enabled, boolean terminal,
+      Supplier<ProgressView> source, AutoCloseable sourceStop) {
     this.err = err;
+    this.source = source;
+    this.sourceStop = sourceStop;
     this.terminal = terminal;
     this.ticker = enabled ? Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "loadprof-progress");
@@ -48,8 +56,17 @@ public final class ProgressDisplay implements AutoCloseable {
    * terminal a log line clears the progress line first, elsewhere it starts a new line.
    */
   public static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err) {
+    return start(enabled, terminal, err, ProgressView.LOCAL, () -> { });
+  }
+
+  /**
+   * As {@link #start(boolean, boolean, PrintStream)}, drawing what {@code source} tells;
+   * {@code sourceStop} is closed with the display.
+   */
+  static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err,
+      Supplier<ProgressView> source, AutoCloseable sourceStop) {
     JobProgress.reset();
-    ProgressDisplay display = new ProgressDisplay(err, enabled, terminal);
+    ProgressDisplay display = new ProgressDisplay(err, enabled, terminal, source, sourceStop);
     if (enabled) {
       if (err == System.err) {
         System.setErr(new PrintStream(new LineAware(display), true));
@@ -65,13 +82,13 @@ public final class ProgressDisplay implements AutoCloseable {
       if (System.nanoTime() - startNs < SHOW_AFTER_MS * 1_000_000L) {
         return;
       }
-      JobProgress.Snapshot now = JobProgress.snapshot();
+      ProgressView now = source.get();
       if (now == null) {
         return;
       }
-      if (now.stage() != shown) {
+      if (!now.label().equals(shown)) {
         finishLine();
-        shown = now.stage();
+        shown = now.label();
         bar = newBar(now);
       }
       bar.maxHint(now.total());
@@ -81,11 +98,11 @@ public final class ProgressDisplay implements AutoCloseable {
     }
   }
 
-  private ProgressBar newBar(JobProgress.Snapshot at) {
+  private ProgressBar newBar(ProgressView at) {
     return new ProgressBarBuilder()
-        .setTaskName(at.stage().label)
+        .setTaskName(at.label())
         .setInitialMax(at.total())
-        .setUnit(" " + at.stage().unit, at.stage().unitSize)
+        .setUnit(" " + at.unit(), at.unitSize())
         .showSpeed()
         .setStyle(ProgressBarStyle.ASCII)
         .continuousUpdate()
@@ -154,18 +171,31 @@ public final class ProgressDisplay implements AutoCloseable {
     }
   }
 
+  private ProgressView lastView() {
+    try {
+      return source.get();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (ticker != null) {
       ticker.shutdownNow();
-      JobProgress.Snapshot last = JobProgress.snapshot();
-      if (bar != null && last != null && last.stage() == shown) {
+      ProgressView last = lastView();
+      if (bar != null && last != null && last.label().equals(shown)) {
         bar.stepTo(last.done()); // the last line shows where the job ended
       }
       finishLine();
       if (System.err != systemErr) {
         System.setErr(systemErr);
       }
+    }
+    try {
+      sourceStop.close();
+    } catch (Exception e) {
+      // stopping the source's poller cannot fail the job
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.loadprof.cli.progress;
 
 import java.io.PrintStream;
+import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Option;
 
 /**
@@ -16,10 +17,20 @@ public final class ProgressOptions {
       description = "No progress line (shown on a terminal for jobs longer than 2 s).")
   boolean quiet;
 
-  /** Starts the progress line for a job that writes its console to {@code err}. */
-  public ProgressDisplay start(PrintStream err) {
+  /**
+   * Starts the progress line for a job run with {@code options} that writes its console to
+   * {@code err}: counted in this JVM, or, for a job on a remote Flink cluster, read from the
+   * job's metrics in the cluster's REST API ({@link FlinkClusterProgress}).
+   */
+  public ProgressDisplay start(PrintStream err, PipelineOptions options) {
     boolean terminal = err == System.err && Terminal.stderrIsTerminal();
-    return ProgressDisplay.start(enabled(terminal), terminal, err);
+    boolean enabled = enabled(terminal);
+    String cluster = enabled ? FlinkClusterProgress.restAddress(options) : null;
+    if (cluster == null) {
+      return ProgressDisplay.start(enabled, terminal, err);
+    }
+    FlinkClusterProgress remote = FlinkClusterProgress.watch(cluster, options.getJobName());
+    return ProgressDisplay.start(true, terminal, err, remote, remote);
   }
 
   boolean enabled(boolean stderrIsTerminal) {

@@ -6,11 +6,16 @@ import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.schemas.EventBlockRecord;
 import dev.loadprof.schemas.RunManifestRecord;
+import dev.loadprof.archive.IndexEntry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.specific.SpecificDatumReader;
@@ -36,35 +41,89 @@ public final class ArchiveFiles {
     }
   }
 
-  /** Writes one manifest as an Avro file into {@code out}, and closes it. */
+  /**
+   * Writes one manifest as an Avro file into {@code out}, and closes it. The file's metadata
+   * holds the SHA-256 of the manifest's canonical encoding ({@link #CHECKSUM_META}).
+   */
   public static void writeManifest(RunManifestRecord manifest, OutputStream out)
       throws IOException {
     try (DataFileWriter<RunManifestRecord> writer =
         new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {
+      writer.setMeta(CHECKSUM_META, checksum(manifest));
       writer.create(RunManifestRecord.getClassSchema(), out);
       writer.append(manifest);
     }
   }
 
-  /** Reads the single manifest of a runs/RUN_ID.avro file. */
+  /** The manifest file's metadata key of its checksum. */
+  public static final String CHECKSUM_META = "loadprof.sha256";
+  /** Manifests of this format on carry a checksum; older ones are read unchecked. */
+  public static final int FIRST_CHECKSUMMED_FORMAT = 3;
+
+  /**
+   * SHA-256 of the manifest's Avro binary encoding with its maps in key order, so that it does
+   * not depend on the order a decoder fills them in.
+   */
+  static String checksum(RunManifestRecord manifest) throws IOException {
+    RunManifestRecord c = RunManifestRecord.newBuilder(manifest).build();
+    c.setProcessNames(new TreeMap<>(manifest.getProcessNames()));
+    c.setHealth(new TreeMap<>(manifest.getHealth()));
+    c.setBuildIds(new TreeMap<>(manifest.getBuildIds()));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+    new SpecificDatumWriter<>(RunManifestRecord.class).write(c, encoder);
+    encoder.flush();
+    return IndexEntry.sha256Hex(bytes.toByteArray());
+  }
+
+  /**
+   * Reads the single manifest of a runs/RUN_ID.avro file and verifies its checksum (manifests of
+   * format 3 on must have one). Any failure names the run and the command that repairs it.
+   */
   public static RunManifestRecord readManifest(ResourceId file) {
+    String name = file.toString();
+    String runId = file.getFilename() == null ? "?"
+        : file.getFilename().replaceFirst("\\.avro$", "");
+    int runs = name.lastIndexOf("/" + ArchiveLayout.RUNS_DIR + "/");
+    String archive = runs < 0 ? name : name.substring(0, runs);
     try (InputStream in = Channels.newInputStream(FileSystems.open(file));
         DataFileStream<RunManifestRecord> records =
             new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
       if (!records.hasNext()) {
-        throw new ArchiveCorruptException(file.toString(), "manifest file holds no manifest",
-            null);
+        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+            "manifest file holds no manifest", null);
       }
       RunManifestRecord manifest = records.next();
       if (records.hasNext()) {
-        throw new ArchiveCorruptException(file.toString(), "manifest file holds more than one"
-            + " manifest", null);
+        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+            "manifest file holds more than one manifest", null);
+      }
+      String stated = records.getMetaString(CHECKSUM_META);
+      if (stated == null && manifest.getFormatVersion() >= FIRST_CHECKSUMMED_FORMAT) {
+        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+            "the manifest has lost its checksum (damaged)", null);
+      }
+      if (stated != null && !stated.equals(checksum(manifest))) {
+        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+            "checksum mismatch: the manifest is damaged", null);
       }
       return manifest;
     } catch (ArchiveCorruptException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw corrupt(file.toString(), e);
+      throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+          "corrupt, truncated or missing Avro file (" + e + ")", e);
+    }
+  }
+
+  /** True when the manifest file carries no checksum: written before manifests had one. */
+  public static boolean unchecked(ResourceId file) {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+        DataFileStream<RunManifestRecord> records =
+            new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
+      return records.getMetaString(CHECKSUM_META) == null;
+    } catch (IOException | RuntimeException e) {
+      return false; // readManifest says what is wrong
     }
   }
 

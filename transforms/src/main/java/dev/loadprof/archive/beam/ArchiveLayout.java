@@ -18,11 +18,12 @@ import org.apache.beam.sdk.options.PipelineOptions;
  *
  * <pre>
  * ARCHIVE/loadprof-archive.json           marks the directory as an archive (format version)
- * ARCHIVE/runs/RUN_ID.avro                one RunManifestRecord per run; created last, only if
- *                                         absent (the commit point)
+ * ARCHIVE/runs/RUN_ID.avro                one RunManifestRecord per run, with its checksum;
+ *                                         created only if absent (the commit point)
  * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro    EventBlockRecords of the run, listed by its manifest
- * ARCHIVE/index/night=N/host=H/RUN_ID@JOB empty; the run's partitions (format 2), valid only
- *                                         while runs/RUN_ID.avro names JOB as its job
+ * ARCHIVE/index/night=N/host=H/RUN_ID@JOB the run's partitions (IndexEntry, with a checksum;
+ *                                         empty in format 2), written after the manifest, valid
+ *                                         only while runs/RUN_ID.avro names JOB as its job
  * ARCHIVE/.staging/JOB/...                files of a running (or failed) archive job
  * </pre>
  *

@@ -5,6 +5,8 @@ import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.ArchiveRunConflictException;
+import dev.loadprof.archive.IndexEntry;
+import dev.loadprof.archive.NightRule;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
@@ -32,8 +34,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits one run into the archive, in this order: its staged block files are moved under
- * blocks/RUN_ID/ (names unique to the job), its index entry is written under its night and host,
- * and its manifest is created last, only if absent ({@link ExclusiveCreates}): the commit point.
+ * blocks/RUN_ID/ (names unique to the job), its manifest is created, only if absent ({@link
+ * ExclusiveCreates}): the commit point; then its index entry is written under its night and host.
  * Whatever a job leaves before that point is invisible, and the next job that commits the same
  * run deletes it once it is older than the grace period.
  *
@@ -52,7 +54,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
 
   /**
    * Fault injection for tests: a JVM with this system property set to a run id halts (as if
-   * killed) after that run's block files and index entry are written, before its manifest.
+   * killed) after that run's block files are written, before its manifest and index entry.
    */
   static final String HALT_BEFORE_MANIFEST = "loadprof.test.haltBeforeManifest";
 
@@ -128,10 +130,9 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       files.get(i).setSizeBytes(
           FileSystems.matchSingleFileSpec(targets.get(i).toString()).sizeBytes());
     }
-    String night = job.nightOf(runId);
+    String night = nightOf(run);
     String host = RunSelection.hostPartition(run.host);
     ResourceId indexEntry = ArchiveLayout.indexEntry(archive, night, host, runId, job.jobId());
-    FileSystems.create(indexEntry, "application/octet-stream").close();
     RunManifestRecord manifest = ArchiveConversions.toManifest(run,
         new ArchiveConversions.Storage(fingerprint, job.requestedEvent(), job.windowNs(),
             blockCount, files, night, job.jobId()));
@@ -140,7 +141,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
     if (outcome == Outcome.ADDED) {
       RunManifestRecord winner = create(manifestFile, manifest, options);
       if (winner != null) { // another job committed this run id first
-        deleteQuietly(targets, List.of(indexEntry));
+        deleteQuietly(targets, List.of());
         if (!winner.getFingerprint().equals(fingerprint)) {
           throw new ArchiveRunConflictException(ArchiveRules.conflictMessage(archive, runId,
               winner.getSource(), run.source));
@@ -148,6 +149,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
         unchanged(runId, winner, List.of(), out);
         return;
       }
+      writeIndexEntry(indexEntry, new IndexEntry(runId, job.jobId(), night, host, run.source));
     } else { // replaced or repaired: the new manifest goes over the old one
       ResourceId temp = manifestFile.getCurrentDirectory().resolve(
           "." + runId + "." + job.jobId() + ".tmp", StandardResolveOptions.RESOLVE_FILE);
@@ -155,6 +157,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       // Beam's filesystems replace an existing target (local and HDFS: rename; S3: one copy,
       // which readers see whole or not at all).
       FileSystems.rename(List.of(temp), List.of(manifestFile));
+      writeIndexEntry(indexEntry, new IndexEntry(runId, job.jobId(), night, host, run.source));
       List<ResourceId> old = new ArrayList<>();
       // A manifest too damaged to read names no files: they are swept as debris below.
       for (BlockFileRecord f : existing == null ? List.<BlockFileRecord>of()
@@ -176,6 +179,23 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
   }
 
   /**
+   * The run's partition: --night, else the night parsing decided by {@link NightRule}; a night
+   * in doubt is filed all the same, and said.
+   */
+  private String nightOf(RunInfo run) {
+    NightRule.Night n = job.explicitNight() != null
+        ? NightRule.of(job.explicitNight(), run.runId, run.capturedOn, 0, NightRule.today())
+        : NightRule.filed(run.night, run.runId, run.capturedOn, NightRule.today());
+    if (n == null) { // nothing dated the run, not even its file: the day it is archived
+      return NightRule.today().toString();
+    }
+    if (!n.trusted()) {
+      LOG.warn(n.doubt());
+    }
+    return n.date().toString();
+  }
+
+  /**
    * The run id's archived state: damaged when its manifest cannot be read, or when the CLI found
    * its block files damaged ({@link ArchiveJob#repairs}).
    */
@@ -192,6 +212,17 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
     }
     return job.repairs().contains(runId) ? ArchiveRules.Archived.damaged(m)
         : new ArchiveRules.Archived(m, false);
+  }
+
+  /**
+   * Writes the run's index entry, after its manifest: an entry always has its manifest, so an
+   * entry without one is damage; a run whose entry is missing (a job killed in between) is found
+   * by readers (ArchiveListing) and said.
+   */
+  private static void writeIndexEntry(ResourceId file, IndexEntry entry) throws IOException {
+    try (var out = FileSystems.create(file, "application/octet-stream")) {
+      out.write(java.nio.ByteBuffer.wrap(entry.encode()));
+    }
   }
 
   private static void unchanged(String runId, RunManifestRecord existing,

@@ -3,6 +3,7 @@ package dev.loadprof.archive.beam;
 import dev.loadprof.archive.ArchiveConversions;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.BlockFileRef;
+import dev.loadprof.archive.NightRule;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.beam.EventBlockCoder;
 import dev.loadprof.beam.ParseTraces;
@@ -12,6 +13,9 @@ import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +30,7 @@ import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Distinct;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
@@ -70,6 +75,12 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         .apply("List run manifests", ParDo.of(new ListManifestsFn(selection)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(),
             KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())))
+        // One trace under several run ids (the same fingerprint) is one run: counted once.
+        .apply("Fingerprint runs", ParDo.of(new FingerprintFn()))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(ManifestToRead.class)))
+        .apply("Group runs by trace content", GroupByKey.create())
+        .apply("Count each trace once", ParDo.of(new OncePerTraceFn()))
+        .setCoder(SerializableCoder.of(ManifestToRead.class))
         .apply("Read run manifests", ParDo.of(new ReadManifestFn())
             .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES)));
     PCollection<RunInfo> runs = manifests.get(ParseTraces.RUNS).setCoder(RunInfoCoder.of());
@@ -103,35 +114,112 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     @ProcessElement
     public void process(@Element String archive,
         OutputReceiver<KV<String, KV<String, String>>> out) throws IOException {
+      // What the listing finds to say, the CLI said before the job (ArchiveListing.Listing).
       for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
         out.output(KV.of(archive, KV.of(ref.path(), ref.indexedJobId())));
       }
     }
   }
 
-  static final class ReadManifestFn extends DoFn<KV<String, KV<String, String>>, RunInfo> {
+  /**
+   * A manifest to read: its archive, its path, its run id, and the run id of the same trace that
+   * is counted instead of it ("" when it is the one counted).
+   */
+  record ManifestToRead(String archive, String path, String runId, String fingerprint,
+      String sameAs) implements Serializable {
+    ManifestToRead countedAs(String keptRunId) {
+      return new ManifestToRead(archive, path, runId, fingerprint, keptRunId);
+    }
+
+    /**
+     * The runs of one trace content: the first run id (in order) is counted, every other is
+     * said to be the same trace.
+     */
+    static List<ManifestToRead> oncePerTrace(List<ManifestToRead> sameContent) {
+      List<ManifestToRead> sorted = new ArrayList<>(sameContent);
+      sorted.sort(Comparator.comparing(ManifestToRead::runId)
+          .thenComparing(ManifestToRead::path));
+      List<ManifestToRead> out = new ArrayList<>();
+      for (ManifestToRead m : sorted) {
+        out.add(out.isEmpty() ? m : m.countedAs(sorted.get(0).runId()));
+      }
+      return out;
+    }
+  }
+
+  /** (archive, (manifest, indexed job)) -> (fingerprint, manifest to read), committed runs only. */
+  static final class FingerprintFn
+      extends DoFn<KV<String, KV<String, String>>, KV<String, ManifestToRead>> {
+    @ProcessElement
+    public void process(@Element KV<String, KV<String, String>> element,
+        OutputReceiver<KV<String, ManifestToRead>> out) {
+      String manifestPath = element.getValue().getKey();
+      RunManifestRecord manifest = committed(manifestPath, element.getValue().getValue());
+      if (manifest == null) {
+        return;
+      }
+      String fingerprint = manifest.getFingerprint();
+      // No fingerprint (never written so): the run is its own.
+      String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
+      out.output(KV.of(key, new ManifestToRead(element.getKey(), manifestPath,
+          manifest.getRunId(), fingerprint, "")));
+    }
+  }
+
+  static final class OncePerTraceFn
+      extends DoFn<KV<String, Iterable<ManifestToRead>>, ManifestToRead> {
+    @ProcessElement
+    public void process(@Element KV<String, Iterable<ManifestToRead>> element,
+        OutputReceiver<ManifestToRead> out) {
+      List<ManifestToRead> all = new ArrayList<>();
+      element.getValue().forEach(all::add);
+      ManifestToRead.oncePerTrace(all).forEach(out::output);
+    }
+  }
+
+  /**
+   * The manifest an index entry (or runs/) leads to, or null when there is none to read: an
+   * index entry of a job that never committed, or of another job than the manifest's (stale).
+   */
+  private static RunManifestRecord committed(String manifestPath, String indexedJobId) {
+    var file = FileSystems.matchNewResource(manifestPath, false);
+    if (!ArchiveLayout.exists(file)) {
+      return null; // an index entry of a job that never committed
+    }
+    RunManifestRecord manifest = ArchiveFiles.readManifest(file);
+    if (!new ArchiveListing.ManifestRef(manifestPath, indexedJobId).accepts(manifest)) {
+      return null; // a stale index entry: another job's manifest is in place
+    }
+    return manifest;
+  }
+
+  static final class ReadManifestFn extends DoFn<ManifestToRead, RunInfo> {
     private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
 
     @ProcessElement
-    public void process(@Element KV<String, KV<String, String>> element,
-        MultiOutputReceiver out) {
-      String archive = element.getKey();
-      String manifestPath = element.getValue().getKey();
-      var file = FileSystems.matchNewResource(manifestPath, false);
-      if (!ArchiveLayout.exists(file)) {
-        return; // an index entry of a job that never committed
-      }
-      RunManifestRecord manifest = ArchiveFiles.readManifest(file);
-      if (!new ArchiveListing.ManifestRef(manifestPath, element.getValue().getValue())
-          .accepts(manifest)) {
-        return; // a stale index entry: another job's manifest is in place
-      }
+    public void process(@Element ManifestToRead element, MultiOutputReceiver out) {
+      String archive = element.archive();
+      String manifestPath = element.path();
+      RunManifestRecord manifest =
+          ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
       RunInfo run;
       try {
         run = ArchiveConversions.fromManifest(manifest);
       } catch (RuntimeException e) {
         throw new ArchiveCorruptException(manifestPath, "unreadable manifest (" + e.getMessage()
             + ")", e);
+      }
+      NightRule.decideFiled(run, manifest.getNight(), NightRule.today());
+      if (!element.sameAs().isEmpty()) {
+        // Said as a warning of the run, so compare and nightly leave it out and list it.
+        String same = "run " + run.runId + " is the same trace as run " + element.sameAs()
+            + " (identical content, " + element.fingerprint() + "): counted once, as run "
+            + element.sameAs();
+        LOG.warn(same);
+        run.warnings.add(same);
+        Metrics.counter("loadprof", "archive_duplicate_runs").inc();
+        out.get(ParseTraces.RUNS).output(run);
+        return;
       }
       for (BlockFileRecord f : manifest.getBlockFiles()) {
         out.get(BLOCK_FILES).output(BlockFileRef.of(

@@ -125,10 +125,30 @@ public final class NativePerfDataReader {
     }
   }
 
-  /** The host name from the file's header, and what the read counted. */
+  /**
+   * The UTC date a perf.data file was recorded, from its header's CLOCK_DATA section (written by
+   * perf record -k); "" when it has none or its header cannot be read.
+   */
+  public static String capturedOn(Path perfData) {
+    try {
+      return capturedOn(PerfDataFile.open(perfData));
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  private static String capturedOn(PerfDataFile f) {
+    return f.wallClockNs <= 0 ? "" : java.time.Instant.ofEpochSecond(0, f.wallClockNs)
+        .atZone(java.time.ZoneOffset.UTC).toLocalDate().toString();
+  }
+
+  /** The host name and capture date from the file's header, and what the read counted. */
   public void describeRun(RunInfo run) {
     if (!file.hostName.isEmpty()) {
       run.host = file.hostName;
+    }
+    if (run.capturedOn.isEmpty()) {
+      run.capturedOn = capturedOn(file);
     }
     // The kernel throttles a sampling event until a later tick when its interrupts take too
     // long. The time from THROTTLE to UNTHROTTLE includes ticks a CPU spent idle (no samples were

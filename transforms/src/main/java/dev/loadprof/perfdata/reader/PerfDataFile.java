@@ -30,6 +30,7 @@ final class PerfDataFile {
   private static final int FEAT_EVENT_DESC = 12;
   private static final int FEAT_AUXTRACE = 18;
   private static final int FEAT_COMPRESSED = 27;
+  private static final int FEAT_CLOCK_DATA = 29;
   private static final int FEATURE_BITS = 256;
 
   final Path path;
@@ -42,6 +43,11 @@ final class PerfDataFile {
   final Map<String, byte[]> buildIds = new HashMap<>();
   String hostName = "";
   int cpus;
+  /**
+   * CLOCK_DATA (perf record -k): the wall-clock time, in ns since the epoch, at which the
+   * recording took its reference time; 0 when the file has no such section.
+   */
+  long wallClockNs;
 
   private PerfDataFile(Path path) {
     this.path = path;
@@ -129,6 +135,8 @@ final class PerfDataFile {
         case FEAT_BUILD_ID -> readBuildIds(read(ch, offset, size));
         case FEAT_HOSTNAME -> hostName = perfString(read(ch, offset, size));
         case FEAT_NRCPUS -> cpus = read(ch, offset, size).getInt(0);
+        // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
+        case FEAT_CLOCK_DATA -> wallClockNs = size >= 16 ? read(ch, offset, size).getLong(8) : 0;
         case FEAT_EVENT_DESC -> readEventNames(read(ch, offset, size));
         case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
         case FEAT_COMPRESSED ->

@@ -48,15 +48,17 @@ public final class FlameTree {
 
   /** Adds the stack's real and CPU ns to a side, below an optional first frame (a comm). */
   public void add(int side, String first, StackWeight s) {
-    long wall = s.wallNs();
-    long cpu = s.cpuNs();
+    add(side, first, s.stack(), s.wallNs(), s.cpuNs());
+  }
+
+  /** Adds real and CPU ns along a stack (leaf first) to a side, below an optional first frame. */
+  public void add(int side, String first, Frame[] stack, long wall, long cpu) {
     add(side, wall, cpu);
     FlameTree node = this;
     if (first != null) {
       node = node.child(first);
       node.add(side, wall, cpu);
     }
-    Frame[] stack = s.stack();
     for (int i = stack.length - 1; i >= 0; i--) {
       node = node.child(stack[i].symbol());
       node.add(side, wall, cpu);

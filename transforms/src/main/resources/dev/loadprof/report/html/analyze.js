@@ -69,12 +69,17 @@
       el('p', { class: 'note', text: 'Share of CPU time and of real time spent at each load. Real time at load k is '
         + 'CPU time / k: a gap between the bars is parallelism the program did not use.' }));
     hist.id = 'histograms';
+    const w = p.wall;
+    const lanes = w && w.has_states ? w.lanes : null;
+    const axis = Charts.sharedAxis(p.load_timeline, lanes);
     const tl = p.load_timeline
-      ? card('Load timeline', Charts.timeline(p.load_timeline, run.start_ns, maxLoad),
+      ? card('Load timeline', Charts.timeline(p.load_timeline, run.start_ns, maxLoad, axis),
         el('p', { class: 'note', text: 'Average load per ' + seconds(p.load_timeline.bucket_ns)
           + ' from the exact run intervals (bar colour: load while on a CPU), the peak load, and where the top '
-          + 'functions\u2019 samples fall (band opacity: their share of the on-CPU time). Time from the run start.' }))
-      : card('Load timeline', el('p', { class: 'note', text: 'No run intervals for this process.' }));
+          + 'functions\u2019 samples fall (band opacity: their share of the on-CPU time). Time from the run start.' }),
+        threadStates(p, run, lanes, axis))
+      : card('Load timeline', el('p', { class: 'note', text: 'No run intervals for this process.' }),
+        threadStates(p, run, lanes, axis));
     tl.id = 'timeline';
     const exact = card('Time at load', timeAtLoad(p),
       el('p', { class: 'note', text: 'Exact wall time with k threads of the process on a CPU, from the run '
@@ -87,13 +92,52 @@
       el('p', { class: 'note', text: 'Click a frame to zoom, the top row to go back. Frames under 0.1% of both '
         + 'real and CPU time are merged into [other].' }));
     flame.id = 'flame';
-    parts.push(flame);
+    const offGraph = w && w.has_states && w.offcpu_flame ? Flame.offCpu(w.offcpu_flame, S, w.state_names) : null;
+    if (offGraph) {
+      const off = card('Off-CPU flame graph', offGraph,
+        el('p', { class: 'note', text: 'Where the threads waited while off CPU, by the stack they were switched out '
+          + 'with (as offcpu.folded)' + (w.has_stacks ? '' : '; this trace has no switch-out stacks (record with -g), '
+          + 'so only the states show') + '. Frames under 0.1% are merged into [other].' }));
+      off.id = 'offcpu-flame';
+      parts.push(el('div', { class: 'row flames' }, flame, off));
+    } else {
+      parts.push(flame);
+    }
     const fn = card('Functions', functionTable(p.functions),
       el('p', { class: 'note', text: p.functions.length + ' of ' + p.function_count + ' functions (as functions.txt); '
         + 'best observed average load ' + fixed(p.best_avg_load) + '. Click a header to sort.' }));
     fn.id = 'functions';
     parts.push(fn);
-    return { parts: parts.filter((x) => x), graph };
+    return { parts: parts.filter((x) => x), graphs: [graph, offGraph].filter((x) => x) };
+  }
+
+  /**
+   * Below the load timeline, on its time axis: the wall line and one lane per thread coloured by
+   * its state; one line instead when the run has no off-CPU detail.
+   */
+  function threadStates(p, run, lanes, axis) {
+    const w = p.wall;
+    const box = el('div', { id: 'thread-states' }, el('h3', { text: 'Thread states' }));
+    if (!w || !w.has_states) {
+      box.append(el('p', { class: 'note', id: 'no-offcpu', text: !w
+        ? 'No thread states for this process: it has no run intervals.'
+        : 'No off-CPU detail in run ' + run.run_id + ': its switch records carry no thread states (a trace without '
+          + 'sched:sched_switch, or an archive written before loadprof kept them), so there is no thread-state '
+          + 'timeline and no off-CPU flame graph.' }));
+      return box;
+    }
+    if (w.line) box.append(el('p', { class: 'sub wall-line mono', text: w.line }));
+    if (!lanes) {
+      box.append(el('p', { class: 'note', text: 'The filters keep none of this process\u2019s thread time.' }));
+      return box;
+    }
+    box.append(Charts.stateLegend(w.state_names, w.by_state_ns),
+      Charts.stateLanes(lanes, w.state_names, run.start_ns, axis, p.pid),
+      el('p', { class: 'note', text: 'One lane per thread, coloured by the state that held most of its time in each '
+        + seconds(lanes.bucket_ns) + ' (legend: thread time per state, as summary.json\u2019s thread_states).'
+        + (lanes.threads > lanes.lanes.length ? ' ' + lanes.lanes.length + ' of ' + lanes.threads
+          + ' threads shown (those with the most time); ' + (lanes.threads - lanes.lanes.length) + ' left out.' : '') }));
+    return box;
   }
 
   function timeAtLoad(p) {
@@ -163,7 +207,7 @@
       select.value = String(i);
       const v = processView(i);
       view.replaceChildren(...v.parts);
-      v.graph.flame.draw(); // now that it has its width
+      v.graphs.forEach((g) => g.flame.draw()); // now that they have their width
     }
     select.addEventListener('change', () => show(+select.value));
     app.append(el('div', { class: 'topbar' }, title,

@@ -68,45 +68,74 @@ const Charts = (() => {
   const PHASE_COLORS = ['#2f6fde', '#e8772e', '#2c9a5a', '#9b4fd1', '#c8a312'];
 
   /**
+   * The time axis shared by the load timeline and the thread-state lanes: from the earlier of
+   * their starts to the later of their ends (trace-clock ns).
+   */
+  function sharedAxis(tl, lanes) {
+    const spans = [];
+    if (tl) spans.push([tl.start_ns, tl.start_ns + tl.thread_ns.length * tl.bucket_ns]);
+    if (lanes) spans.push([lanes.start_ns, lanes.start_ns + lanes.buckets * lanes.bucket_ns]);
+    if (!spans.length) return null;
+    return { start_ns: Math.min(...spans.map((s) => s[0])), end_ns: Math.max(...spans.map((s) => s[1])) };
+  }
+
+  /** x of a trace-clock instant on an axis drawn from L to W - R. */
+  function xScale(axis, W, L, R) {
+    const span = Math.max(1, axis.end_ns - axis.start_ns);
+    const f = (ns) => L + ((ns - axis.start_ns) / span) * (W - L - R);
+    f.perNs = (W - L - R) / span;
+    return f;
+  }
+
+  /** Ticks in seconds from the run start along y, every nice step of the axis. */
+  function timeTicks(g, axis, runStartNs, x, y) {
+    const t0 = axis.start_ns - runStartNs;
+    const span = axis.end_ns - axis.start_ns;
+    const tickNs = niceMax(span / 8);
+    for (let t = Math.ceil(t0 / tickNs) * tickNs; t <= t0 + span; t += tickNs) {
+      const tx = x(t + runStartNs);
+      g.append(svg('line', { x1: tx, x2: tx, y1: y, y2: y + 4 }),
+        svg('text', { x: tx, y: y + 16, 'text-anchor': 'middle', text: (t / 1e9).toFixed(tickNs < 1e8 ? 2 : 1) + ' s' }));
+    }
+  }
+
+  /**
    * Load over time from the exact run intervals: per bucket a bar of the average load while the
    * process ran (coloured by it) and its peak; below, one band per top function whose opacity is
-   * that function's share of the bucket's on-CPU time.
+   * that function's share of the bucket's on-CPU time. axis (optional, see sharedAxis): the
+   * span drawn, so that the thread-state lanes below line up with it.
    */
-  function timeline(tl, runStartNs, maxLoad) {
+  function timeline(tl, runStartNs, maxLoad, axis) {
     const n = tl.thread_ns.length;
     const phases = tl.phases || [];
     const W = 1000, L = 44, R = 170, T = 10, CH = 150, AX = 28, PH = 16;
     const H = T + CH + AX + phases.length * (PH + 3) + 6;
     const peak = Math.max(1, ...tl.max_load);
     const ymax = niceMax(peak);
-    const bw = (W - L - R) / n;
+    const a = axis || sharedAxis(tl, null);
+    const x = xScale(a, W, L, R);
+    const bw = tl.bucket_ns * x.perNs;
     const y = (v) => T + CH * (1 - v / ymax);
     const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'timeline', role: 'img',
       'aria-label': 'load over time' });
-    const axis = svg('g', { class: 'axis' });
+    const axisG = svg('g', { class: 'axis' });
     for (let i = 0; i <= 4; i++) {
       const v = (ymax * i) / 4;
-      axis.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), 'stroke-dasharray': i ? '2 3' : null }),
+      axisG.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), 'stroke-dasharray': i ? '2 3' : null }),
         svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', text: String(+v.toFixed(2)) }));
     }
-    const t0 = tl.start_ns - runStartNs;
-    const span = n * tl.bucket_ns;
-    const tickNs = niceMax(span / 8);
-    for (let t = Math.ceil(t0 / tickNs) * tickNs; t <= t0 + span; t += tickNs) {
-      const x = L + ((t - t0) / span) * (W - L - R);
-      axis.append(svg('line', { x1: x, x2: x, y1: T + CH, y2: T + CH + 4 }),
-        svg('text', { x, y: T + CH + 16, 'text-anchor': 'middle', text: (t / 1e9).toFixed(tickNs < 1e8 ? 2 : 1) + ' s' }));
-    }
-    axis.append(svg('text', { x: W - R + 6, y: T + 12, text: 'avg load' }),
+    timeTicks(axisG, a, runStartNs, x, T + CH);
+    axisG.append(svg('text', { x: W - R + 6, y: T + 12, text: 'avg load' }),
       svg('text', { x: W - R + 6, y: T + 26, text: '— peak load' }));
-    root.append(axis);
+    root.append(axisG);
+    const t0 = tl.start_ns - runStartNs;
     let peakPath = '';
     for (let i = 0; i < n; i++) {
-      const x = L + i * bw;
+      const bx = x(tl.start_ns + i * tl.bucket_ns);
       const avg = tl.thread_ns[i] / tl.bucket_ns;
       const busyLoad = tl.busy_ns[i] ? tl.thread_ns[i] / tl.busy_ns[i] : 0;
       if (avg > 0) {
-        const r = svg('rect', { class: 'bucket', x, width: Math.max(0.6, bw - 0.3), y: y(avg),
+        const r = svg('rect', { class: 'bucket', x: bx, width: Math.max(0.6, bw - 0.3), y: y(avg),
           height: y(0) - y(avg), fill: LP.loadColor(busyLoad, maxLoad), 'data-avg-load': avg.toFixed(4) });
         const from = t0 + i * tl.bucket_ns;
         r.addEventListener('mousemove', (e) => LP.tip(e,
@@ -118,7 +147,7 @@ const Charts = (() => {
         r.addEventListener('mouseleave', LP.hideTip);
         root.append(r);
       }
-      peakPath += (i ? 'L' : 'M') + x.toFixed(1) + ' ' + y(tl.max_load[i]).toFixed(1) + 'H' + (x + bw).toFixed(1);
+      peakPath += (i ? 'L' : 'M') + bx.toFixed(1) + ' ' + y(tl.max_load[i]).toFixed(1) + 'H' + (bx + bw).toFixed(1);
     }
     root.append(svg('path', { d: peakPath, fill: 'none', stroke: '#3a4150', 'stroke-width': 1, opacity: 0.6 }));
     phases.forEach((p, j) => {
@@ -129,8 +158,8 @@ const Charts = (() => {
       for (let i = 0; i < n; i++) {
         if (p.cpu_ns[i] <= 0 || tl.thread_ns[i] <= 0) continue;
         const share = Math.min(1, p.cpu_ns[i] / tl.thread_ns[i]);
-        g.append(svg('rect', { x: L + i * bw, y: top, width: Math.max(0.6, bw), height: PH, fill: color,
-          opacity: (0.15 + 0.85 * share).toFixed(3) }));
+        g.append(svg('rect', { x: x(tl.start_ns + i * tl.bucket_ns), y: top, width: Math.max(0.6, bw), height: PH,
+          fill: color, opacity: (0.15 + 0.85 * share).toFixed(3) }));
       }
       const label = svg('text', { x: W - R + 6, y: top + PH - 4 });
       const name = p.name;
@@ -139,6 +168,66 @@ const Charts = (() => {
       root.append(g);
     });
     return root;
+  }
+
+  /** Colours of the thread states, by ThreadState ordinal (running ... unknown). */
+  const STATE_COLORS = ['#2c9a5a', '#e8a33a', '#7fb0e6', '#9b4fd1', '#8a93a3', '#d3d8e0'];
+
+  /**
+   * One lane per thread, coloured by its dominant state in each bucket (lanes.lanes[j].states:
+   * runs of buckets, each a letter, 'a' + the state's ordinal or '.' for none, and its length when
+   * over 1), on the axis of the load
+   * timeline above it. names: the states' labels; pid marks the main thread.
+   */
+  function stateLanes(lanes, names, runStartNs, axis, pid) {
+    const W = 1000, L = 44, R = 170, T = 2, LH = 11, GAP = 3, AX = 24;
+    const H = T + lanes.lanes.length * (LH + GAP) + AX;
+    const x = xScale(axis, W, L, R);
+    const bw = lanes.bucket_ns * x.perNs;
+    const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'state-lanes', role: 'img',
+      'aria-label': 'thread states over time' });
+    const axisG = svg('g', { class: 'axis' });
+    timeTicks(axisG, axis, runStartNs, x, T + lanes.lanes.length * (LH + GAP));
+    root.append(axisG);
+    lanes.lanes.forEach((lane, j) => {
+      const top = T + j * (LH + GAP);
+      const g = svg('g', { class: 'lane', 'data-tid': lane.tid });
+      g.append(svg('rect', { x: L, y: top, width: W - L - R, height: LH, fill: '#f4f5f8' }));
+      const name = 'tid ' + lane.tid + (lane.tid === pid ? ' (main)' : '');
+      const totals = names.map((s, i) => [s, lane.by_state_ns[i]]).filter((e) => e[1] > 0)
+        .map((e) => e[0] + ': ' + LP.seconds(e[1]));
+      let k = 0;
+      for (const [, letter, count] of lane.states.matchAll(/([a-z.])(\d*)/g)) {
+        const e = k + (count ? +count : 1);
+        if (letter !== '.') {
+          const s = letter.charCodeAt(0) - 97;
+          const from = lanes.start_ns + k * lanes.bucket_ns;
+          const to = lanes.start_ns + e * lanes.bucket_ns;
+          const r = svg('rect', { class: 'seg', x: x(from), y: top, width: Math.max(0.6, (e - k) * bw), height: LH,
+            fill: STATE_COLORS[s], 'data-state': names[s] });
+          r.addEventListener('mousemove', (ev) => LP.tip(ev, name + ': ' + names[s],
+            [((from - runStartNs) / 1e9).toFixed(3) + ' – ' + ((to - runStartNs) / 1e9).toFixed(3) + ' s (the state with the most time per '
+              + LP.seconds(lanes.bucket_ns) + ')', 'the thread over the axis: ' + totals.join(', ')]));
+          r.addEventListener('mouseleave', LP.hideTip);
+          g.append(r);
+        }
+        k = e;
+      }
+      g.append(svg('text', { x: W - R + 6, y: top + LH - 1, text: name }));
+      root.append(g);
+    });
+    return root;
+  }
+
+  /** The states' colours, with each state's thread time when byStateNs is given. */
+  function stateLegend(names, byStateNs, only) {
+    const items = names.map((n, i) => {
+      if (only && !only.includes(i)) return null;
+      const sw = el('span', { class: 'swatch' });
+      sw.style.background = STATE_COLORS[i]; // CSSOM: the CSP allows no style attributes
+      return el('span', { class: 'key', 'data-state': n }, sw, n + (byStateNs && byStateNs[i] > 0 ? ' ' + LP.seconds(byStateNs[i]) : ''));
+    });
+    return el('div', { class: 'legend state-legend' }, ...items);
   }
 
   /**
@@ -197,5 +286,6 @@ const Charts = (() => {
     return el('div', { class: 'trendbox' }, root, legend);
   }
 
-  return { histogram, cpuAndReal, timeline, trend, PHASE_COLORS };
+  return { histogram, cpuAndReal, sharedAxis, timeline, stateLanes, stateLegend, trend, PHASE_COLORS,
+    STATE_COLORS };
 })();

@@ -163,6 +163,32 @@ const Flame = (() => {
       el('span', { text: 'colour = average load of the frame (CPU time / real time); width = real or CPU time' }));
   }
 
+  /**
+   * analyze's off-CPU graph: node.v = [off-CPU thread ns, 0], the leaves the thread states
+   * (names: their labels, by ordinal) coloured as in the thread-state lanes, the functions the
+   * threads waited in shades of blue.
+   */
+  function offCpu(tree, strings, names) {
+    const stateOf = (n) => (n.children.length === 0 ? names.indexOf(n.name) : -1);
+    return graph(tree, strings, {
+      modes: [{ id: 'offcpu', label: 'off-CPU widths', unit: 'off-CPU time', width: (n) => n.v[0] }],
+      color: (n) => {
+        const s = stateOf(n);
+        if (s >= 0) return Charts.STATE_COLORS[s];
+        let h = 0;
+        for (let i = 0; i < n.name.length; i++) h = (h * 31 + n.name.charCodeAt(i)) >>> 0;
+        return 'hsl(' + (195 + (h % 35)) + ',' + (45 + ((h >> 6) % 25)) + '%,' + (66 + ((h >> 11) % 16)) + '%)';
+      },
+      attrs: (n) => (stateOf(n) >= 0 ? { 'data-state': n.name } : {}),
+      tip: (n, root) => [
+        'off-CPU time: ' + LP.seconds(n.v[0]) + ' (' + pct(100 * n.v[0] / (root.v[0] || 1)) + ')',
+        stateOf(n) >= 0 ? 'thread state while off CPU' : 'threads switched out in this frame or below it'],
+      legend: el('div', null, Charts.stateLegend(names, null, [1, 2, 3, 4, 5]),
+        el('span', { class: 'note', text: 'last frame of each stack = the thread state; blue = where the threads '
+          + 'waited; width = thread time off CPU (summed over threads)' })),
+    });
+  }
+
   /** The causes of compare (Attribution.Cause ordinals) and their names; -1: unchanged. */
   const CAUSES = ['cpu', 'parallelism', 'both'];
   /** Hues: wider in real time warm, narrower cool; per cause. */
@@ -223,5 +249,5 @@ const Flame = (() => {
         + 'and why (deeper colour: larger relative change)' }));
   }
 
-  return { graph, realTime, diff, CAUSES };
+  return { graph, realTime, offCpu, diff, CAUSES };
 })();
