@@ -43,9 +43,10 @@
 #                              (root, perf; run `mvn -o -q -pl transforms,pipelines -am test-compile` first)
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
 #                              revision (HEAD: the working tree), rounds interleaving the revisions
-#   bench/run.sh wall-cost [ROUNDS] [GB] [BEFORE] [AFTER]  keeping switch records whole: archive
-#                              size, archive and analyze time of the GB synthetic trace at two
-#                              revisions (default 60bc932, before they were kept, and HEAD's
+#   bench/run.sh wall-cost [ROUNDS] [GB] [BEFORE] [AFTER] [plain|switches]  keeping switch
+#                              records whole: archive size, archive and analyze time of the GB
+#                              synthetic trace (switches: a switch and a wakeup per 4 samples) at
+#                              two revisions (default 60bc932, before they were kept, and HEAD's
 #                              commit), interleaved rounds, medians and ratios
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
@@ -814,14 +815,15 @@ native_reader() {
 }
 
 # The cost of keeping switch records whole (prev_state, switch-out stacks, wakers) on the 2 GB
-# synthetic trace (GenerateBigTrace, as cliff and split): a revision before they were kept and
+# synthetic trace (GenerateBigTrace, as cliff and split; it has almost no switch records) or, with
+# kind "switches", one with a switch and a wakeup per 4 samples: a revision before they were kept and
 # one after, each exported with git archive under $work and built there (package, nothing
 # installed into ~/.m2). Each revision archives the trace once (round 0); then each round analyzes
 # the text and the archive once per revision, the revisions' order alternating. One row per step
-# to $work/wall-cost.tsv (round rev step wall_s cpu_s maxrss_kb archive_bytes load1), then
+# to $work/wall-cost-KIND.tsv (round rev step wall_s cpu_s maxrss_kb archive_bytes load1), then
 # medians and ratios.
 wall_cost() {
-  local rounds="${1:-5}" gb="${2:-2}" before="${3:-60bc932}" after="${4:-HEAD}"
+  local rounds="${1:-5}" gb="${2:-2}" before="${3:-60bc932}" after="${4:-HEAD}" kind="${5:-plain}"
   before=$(git rev-parse --short "$before")
   after=$(git rev-parse --short "$after")
   local rev d
@@ -833,10 +835,16 @@ wall_cost() {
     fi
   done
   local file="$work/cliff-${gb}g.txt" a="$work/wc-$after"
+  if [ "$kind" = switches ]; then
+    # A switch record (with its stack) and a wakeup per 4 samples: this tree's generator.
+    file="$work/switches-${gb}g.txt"
+    mvn -q -o -B -pl pipelines -am test-compile >/dev/null
+    [ -f "$file" ] || java -Xmx8g -cp "transforms/target/test-classes:$(classpath)" dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 12 )) switches
+  fi
   [ -f "$file" ] || java -Xmx2g -cp "$a/pipelines/target/test-classes:$a/transforms/target/test-classes:$a/transforms/target/classes:$a/schemas/target/classes:$a/pipelines/target/lib/*" \
     dev.loadprof.bench.GenerateBigTrace "$file" 64 $(( gb * 18 ))
   ls -l "$file"
-  local tsv="$work/wall-cost.tsv" order r step out t heap="${WALL_COST_ARCHIVE_HEAP:--Xmx6g}"
+  local tsv="$work/wall-cost-$kind.tsv" order r step out t heap="${WALL_COST_ARCHIVE_HEAP:--Xmx6g}"
   : >"$tsv"
   # One step, timed: a row of the table.
   wall_cost_step() {

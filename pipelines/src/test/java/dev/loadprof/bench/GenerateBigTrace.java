@@ -8,8 +8,11 @@ import java.nio.file.Path;
 
 /**
  * Writes one long synthetic run as plain text, for the larger-than-heap benchmark:
- * GenerateBigTrace FILE CPUS PARALLEL_SECONDS. The script is 1 s serial, then all CPUs busy for
- * PARALLEL_SECONDS, then 1 s serial; the known answers go to FILE.expected.
+ * GenerateBigTrace FILE CPUS PARALLEL_SECONDS [switches]. The script is 1 s serial, then all CPUs
+ * busy for PARALLEL_SECONDS, then 1 s serial; the known answers go to FILE.expected. With
+ * "switches", a noise process on every CPU but the first preempts the workers (0.3 ms bursts
+ * every 2.3 ms) and every switch-in has its wakeup: about one switch record, with its switch-out
+ * stack, and one wakeup per four samples.
  */
 public final class GenerateBigTrace {
   public static void main(String[] args) throws Exception {
@@ -17,13 +20,19 @@ public final class GenerateBigTrace {
     int cpus = Integer.parseInt(args[1]);
     double parallelSeconds = Double.parseDouble(args[2]); // fractional: small traces
     long second = 1_000_000_000L;
-    SyntheticTrace trace = SyntheticTrace.builder().cpus(cpus).seed(3)
+    SyntheticTrace.Builder builder = SyntheticTrace.builder().cpus(cpus).seed(3)
         .process(7000, "bigjob", 0)
         .serial(second, "serial_head")
         .parallel(cpus, Math.round(parallelSeconds * second), "parallel_body")
         .serial(second, "serial_tail")
-        .dropIdleToTaskSwitches(c -> c % 2 == 1)
-        .build();
+        .dropIdleToTaskSwitches(c -> c % 2 == 1);
+    if (args.length > 3 && args[3].equals("switches")) {
+      for (int c = 1; c < cpus; c++) {
+        builder.noise(c, 9000 + c, "noise", "noise_work", 300_000L, 2_000_000L);
+      }
+      builder.wakeups(true);
+    }
+    SyntheticTrace trace = builder.build();
     long t0 = System.nanoTime();
     try (Writer w = Files.newBufferedWriter(file, java.nio.charset.StandardCharsets.UTF_8)) {
       trace.writeTo(w);

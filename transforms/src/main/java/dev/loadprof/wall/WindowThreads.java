@@ -95,8 +95,8 @@ public final class WindowThreads {
    * For each run that starts in the window, who held its CPU from the thread's previous mark in
    * this window (or the window start) until the run: the process's own threads, another
    * process (the one that held it longest), or nobody known. A thread left runnable at the end
-   * (its last mark a preempted switch-out or a wakeup) may run again only in a later window, on
-   * any CPU: for each CPU that someone held, a tail mark says who, from that mark to the end.
+   * (preempted, or woken from a sleep) may run again only in a later window, on any CPU: for
+   * each CPU that someone held, a tail mark says who, from then to the end.
    */
   private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart,
       long windowEnd) {
@@ -105,14 +105,16 @@ public final class WindowThreads {
     for (EventBlock b : cpus) {
       blockOfCpu.put(b.cpu, b);
     }
-    List<Integer> leftRunnable = new ArrayList<>();
+    List<long[]> leftRunnable = new ArrayList<>(); // {mark, runnable since}
     int previousTid = Integer.MIN_VALUE;
     long previousEnd = windowStart;
+    boolean preempted = false;
     for (int k = 0; k < order.length; k++) {
       int i = order[k];
       if (m.tid[i] != previousTid) {
         previousTid = m.tid[i];
         previousEnd = windowStart;
+        preempted = false;
       }
       if (m.kind[i] == ThreadMarks.RUN && m.time[i] > previousEnd) {
         Occupancy o = occupancy(m.tid[i], pid, blockOfCpu.get(m.code[i]).intervals, previousEnd,
@@ -122,18 +124,26 @@ public final class WindowThreads {
         m.otherNs[i] = o.other;
         m.otherPid[i] = o.top;
       }
-      previousEnd = Math.max(previousEnd, m.end[i]);
+      // A wakeup of a thread already runnable since its preemption changes nothing (the
+      // replay ignores it too): the look at the CPU still starts at the switch-out.
+      if (!(m.kind[i] == ThreadMarks.WAKE && preempted)) {
+        previousEnd = Math.max(previousEnd, m.end[i]);
+      }
+      if (m.kind[i] != ThreadMarks.WAKE) {
+        preempted = m.kind[i] == ThreadMarks.OUT && m.code[i] == ThreadState.RUNNABLE.code();
+      }
       boolean lastOfThread = k + 1 == order.length || m.tid[order[k + 1]] != m.tid[i];
-      if (lastOfThread && previousEnd < windowEnd && (m.kind[i] == ThreadMarks.WAKE
-          || (m.kind[i] == ThreadMarks.OUT && m.code[i] == ThreadState.RUNNABLE.code()))) {
-        leftRunnable.add(i);
+      if (lastOfThread && previousEnd < windowEnd
+          && (preempted || m.kind[i] == ThreadMarks.WAKE)) {
+        leftRunnable.add(new long[] {i, previousEnd});
       }
     }
-    for (int i : leftRunnable) {
+    for (long[] left : leftRunnable) {
+      int i = (int) left[0];
       for (EventBlock b : cpus) {
-        Occupancy o = occupancy(m.tid[i], pid, b.intervals, m.end[i], windowEnd);
+        Occupancy o = occupancy(m.tid[i], pid, b.intervals, left[1], windowEnd);
         if (o.own + o.other > 0) {
-          m.addTail(m.tid[i], m.end[i], windowEnd, b.cpu, o.own, o.other, o.top);
+          m.addTail(m.tid[i], left[1], windowEnd, b.cpu, o.own, o.other, o.top);
         }
       }
     }

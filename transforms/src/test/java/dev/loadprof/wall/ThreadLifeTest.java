@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loadprof.model.ThreadState;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,6 +89,50 @@ class ThreadLifeTest {
     assertEquals(9.0 * MS, s.byState(ThreadState.RUNNABLE), EPS);
     assertEquals(9.0 * MS, s.runnableOwnNs, EPS);
     assertEquals(0, s.runnableOtherNs, EPS);
+    assertEquals(0, s.runnableUnattributedNs, EPS);
+  }
+
+  /** -C keeps a thread's runs on those CPUs and its waits after it last left one of them. */
+  @Test
+  void cpusKeepTheRunsThereAndTheWaitsThatLeftThem() {
+    WallRun r = WallRun.of(10, b -> {
+      sample(b, 1, 0, 10, 10, "a");
+      sample(b, 2, 0, 10, 10, "a");
+      swap(b, 3, 0, 10, 10, "S", 0, "swapper/0", stack("doze"));
+      swap(b, 9, 1, 0, 0, "R", 10, "a", NO_STACK);
+      sample(b, 10, 1, 10, 10, "a");
+      sample(b, 11, 1, 10, 10, "a");
+      swap(b, 12, 1, 10, 10, "X", 0, "swapper/1", NO_STACK);
+    });
+    ThreadStateSummary cpu0 = r.states(10, new WaitFilter(null, Set.of(0), true, null, 0,
+        Integer.MAX_VALUE));
+    ThreadStateSummary cpu1 = r.states(10, new WaitFilter(null, Set.of(1), true, null, 0,
+        Integer.MAX_VALUE));
+    assertEquals(2.0 * MS, cpu0.byState(ThreadState.RUNNING), EPS);
+    assertEquals(6.0 * MS, cpu0.byState(ThreadState.SLEEPING), EPS);
+    assertEquals(3.0 * MS, cpu1.byState(ThreadState.RUNNING), EPS);
+    assertEquals(0, cpu1.byState(ThreadState.SLEEPING), EPS);
+  }
+
+  /**
+   * A wakeup of a thread that is runnable already (preempted at 3 ms, "woken" at 5.9, run at 6)
+   * does not cut the look at who held its CPU: all 3 ms are the other process's.
+   */
+  @Test
+  void aWakeupOfAPreemptedThreadKeepsItsWholeWaitAttributed() {
+    ThreadStateSummary s = WallRun.of(10, b -> {
+      sample(b, 1, 0, 10, 10, "a");
+      sample(b, 2, 0, 10, 10, "a");
+      swap(b, 3, 0, 10, 10, "R", 30, "hog", NO_STACK);
+      sample(b, 4, 0, 30, 30, "hog");
+      sample(b, 5, 0, 30, 30, "hog");
+      b.schedWakeup((long) (5.9 * MS), 0, 30, 30, 10, "a", 0);
+      swap(b, 6, 0, 30, 30, "R", 10, "a", NO_STACK);
+      sample(b, 7, 0, 10, 10, "a");
+      swap(b, 8, 0, 10, 10, "X", 0, "swapper/0", NO_STACK);
+    }).states(10, WaitFilter.ALL);
+    assertEquals(3.0 * MS, s.byState(ThreadState.RUNNABLE), EPS);
+    assertEquals(3.0 * MS, s.runnableOtherNs, EPS);
     assertEquals(0, s.runnableUnattributedNs, EPS);
   }
 }
