@@ -156,7 +156,9 @@ class SymbolizerAgainstPerfTest {
   @Test
   void deletedBinaryStaysUnknownWithItsName() throws Exception {
     Path program = PerfTruth.compile(dir, "progdel", "gcc", C_PROGRAM, List.of());
-    Process running = new ProcessBuilder(program.toString(), "30000000", "delete").start();
+    // About 4 s of spinning on a quiet machine (destroyed below): it must outlive perf's 0.3 s,
+    // or perf record -p ends early and exits 143.
+    Process running = new ProcessBuilder(program.toString(), "300000000", "delete").start();
     try {
       for (int i = 0; i < 100 && Files.exists(program); i++) {
         Thread.sleep(10);
