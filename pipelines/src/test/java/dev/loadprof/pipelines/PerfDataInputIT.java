@@ -43,7 +43,9 @@ class PerfDataInputIT {
     List<String> cmd = new java.util.ArrayList<>(List.of("perf", "record", "-q", "-k", "mono",
         "-a", "-e", "cpu-clock", "-e", "sched:sched_switch", "-o", data.toString()));
     cmd.addAll(List.of(extra));
-    cmd.addAll(List.of("--", "sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"));
+    // Long enough for hundreds of samples on a quiet machine (the no-call-chain warning needs
+    // 100: 30,000 rounds gave 97 there).
+    cmd.addAll(List.of("--", "sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     assertEquals(true, p.waitFor(60, TimeUnit.SECONDS));
