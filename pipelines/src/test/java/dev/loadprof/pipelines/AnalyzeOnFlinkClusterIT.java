@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -51,24 +50,19 @@ class AnalyzeOnFlinkClusterIT {
 
   @BeforeAll
   static void generateFleetAndAnalyzeOnTheDirectRunner() throws Exception {
-    assumeFalse(Boolean.getBoolean("loadprof.skipCluster"),
-        "Flink session cluster tests skipped (-Dloadprof.skipCluster=true)");
+    LocalFlinkCluster.assumeClusterTests();
     fleet = dir.resolve("fleet");
     SyntheticFleet.generate(fleet, RUNS, 11);
     directOut = dir.resolve("direct");
     long t0 = System.nanoTime();
     assertEquals(0, analyze(directOut, "--runner", "direct"));
     System.out.printf("TIMING direct analyze of %d runs: %d ms%n", RUNS, millisSince(t0));
-    cluster = new LocalFlinkCluster(LocalFlinkCluster.HOME.resolve(
-        "pipelines/target/flink-cluster-analyze-it"));
-    System.out.printf("TIMING cluster start: %d ms%n", cluster.start());
+    cluster = LocalFlinkCluster.started("flink-cluster-analyze-it");
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    if (cluster != null) {
-      cluster.stop();
-    }
+    LocalFlinkCluster.stopIfAny(cluster);
   }
 
   @Test

@@ -44,6 +44,26 @@ final class LocalFlinkCluster {
     this.environment = environment;
   }
 
+  /** Skips the calling test class when -Dloadprof.skipCluster=true. */
+  static void assumeClusterTests() {
+    org.junit.jupiter.api.Assumptions.assumeFalse(Boolean.getBoolean("loadprof.skipCluster"),
+        "Flink session cluster tests skipped (-Dloadprof.skipCluster=true)");
+  }
+
+  /** A test class's own cluster, state in pipelines/target/NAME, started (its time printed). */
+  static LocalFlinkCluster started(String name) throws IOException, InterruptedException {
+    LocalFlinkCluster cluster = new LocalFlinkCluster(HOME.resolve("pipelines/target/" + name));
+    System.out.printf("TIMING cluster start: %d ms%n", cluster.start());
+    return cluster;
+  }
+
+  /** Stops a test class's cluster, if it got one. */
+  static void stopIfAny(LocalFlinkCluster cluster) throws IOException, InterruptedException {
+    if (cluster != null) {
+      cluster.stop();
+    }
+  }
+
   /** Starts the cluster and waits until both TaskManagers registered; returns the ms it took. */
   long start() throws IOException, InterruptedException {
     long t0 = System.nanoTime();
