@@ -1,10 +1,6 @@
 package dev.loadprof.wall;
 
 import static dev.loadprof.wall.WallRun.MS;
-import static dev.loadprof.wall.WallRun.NO_STACK;
-import static dev.loadprof.wall.WallRun.sample;
-import static dev.loadprof.wall.WallRun.stack;
-import static dev.loadprof.wall.WallRun.swap;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -126,18 +122,7 @@ class StateTimelineTest {
    */
   @Test
   void lanesOfAReplayedRunAddUpToItsThreadStates() {
-    WallRun run = WallRun.of(10, b -> {
-      sample(b, 0, 0, 10, 10, "a");
-      sample(b, 1, 0, 10, 10, "a");
-      sample(b, 2, 0, 10, 10, "a");
-      swap(b, 3, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-      b.schedWakeup(8 * MS, 0, 0, 0, 10, "a", 0);
-      swap(b, 9, 0, 0, 0, "R", 10, "a", NO_STACK);
-      sample(b, 10, 0, 10, 10, "a");
-      sample(b, 11, 0, 10, 10, "a");
-      swap(b, 12, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-      sample(b, 20, 1, 20, 20, "other");
-    });
+    WallRun run = WallRun.of(10, WallRun::sleepWokenAndSleepingAgain);
     ProcessAccumulator acc = run.processes.get(10);
     for (WaitFilter f : List.of(WaitFilter.ALL,
         new WaitFilter(null, null, true, null, 0, 0))) { // --load 0: the waits only

@@ -38,18 +38,7 @@ class ThreadStatesTest {
     return Stream.of(
         // One thread sleeps 3-8, is woken at 8, runs at 9; sleeps again from 12 to the end (20).
         Arguments.of("sleep split at its wakeup, then unfinished", 10,
-            (Consumer<BlockBuilder>) b -> {
-              sample(b, 0, 0, 10, 10, "a");
-              sample(b, 1, 0, 10, 10, "a");
-              sample(b, 2, 0, 10, 10, "a");
-              swap(b, 3, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-              b.schedWakeup(8 * MS, 0, 0, 0, 10, "a", 0);
-              swap(b, 9, 0, 0, 0, "R", 10, "a", NO_STACK);
-              sample(b, 10, 0, 10, 10, "a");
-              sample(b, 11, 0, 10, 10, "a");
-              swap(b, 12, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-              sample(b, 20, 1, 20, 20, "other");
-            },
+            (Consumer<BlockBuilder>) WallRun::sleepWokenAndSleepingAgain,
             new Expect(new double[] {6, 1, 13, 0, 0, 0}, 12, 6, 8, 0, 0)),
         // Preempted by another process 3-6 (interference), then in disk wait 9-15; exits at 17.
         Arguments.of("runnable while another process runs, then disk", 10,
@@ -104,18 +93,7 @@ class ThreadStatesTest {
             new Expect(new double[] {5.5, 0, 6.5, 0, 0, 0}, 10, 4.5, 2, 0, 0)),
         // The same sleep with windows of 2 ms: the wait crosses windows and is stitched whole.
         Arguments.of("waits crossing windows", 10,
-            (Consumer<BlockBuilder>) b -> {
-              sample(b, 0, 0, 10, 10, "a");
-              sample(b, 1, 0, 10, 10, "a");
-              sample(b, 2, 0, 10, 10, "a");
-              swap(b, 3, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-              b.schedWakeup(8 * MS, 0, 0, 0, 10, "a", 0);
-              swap(b, 9, 0, 0, 0, "R", 10, "a", NO_STACK);
-              sample(b, 10, 0, 10, 10, "a");
-              sample(b, 11, 0, 10, 10, "a");
-              swap(b, 12, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-              sample(b, 20, 1, 20, 20, "other");
-            },
+            (Consumer<BlockBuilder>) WallRun::sleepWokenAndSleepingAgain,
             new Expect(new double[] {6, 1, 13, 0, 0, 0}, 12, 6, 8, 0, 0)),
         // A per-process recording: OUT preempt is runnable, a plain OUT unknown.
         Arguments.of("per-thread switch records", 10,

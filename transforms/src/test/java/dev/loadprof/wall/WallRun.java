@@ -62,6 +62,23 @@ final class WallRun {
     return acc;
   }
 
+  /**
+   * Thread 10 of process 10 runs 0-3 ms, sleeps in doze 3-8, is woken at 8, runs 9-12 and
+   * sleeps again to the trace's end at 20 (another process's sample on CPU 1).
+   */
+  static void sleepWokenAndSleepingAgain(BlockBuilder b) {
+    sample(b, 0, 0, 10, 10, "a");
+    sample(b, 1, 0, 10, 10, "a");
+    sample(b, 2, 0, 10, 10, "a");
+    swap(b, 3, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
+    b.schedWakeup(8 * MS, 0, 0, 0, 10, "a", 0);
+    swap(b, 9, 0, 0, 0, "R", 10, "a", NO_STACK);
+    sample(b, 10, 0, 10, 10, "a");
+    sample(b, 11, 0, 10, 10, "a");
+    swap(b, 12, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
+    sample(b, 20, 1, 20, 20, "other");
+  }
+
   static Frame[] stack(String... symbols) {
     Frame[] frames = new Frame[symbols.length];
     for (int i = 0; i < symbols.length; i++) {
