@@ -87,7 +87,8 @@ class RecordIT {
 
   /**
    * nobody records a workload in process mode while root records the whole machine, so both see
-   * the same execution; their load histograms of that process agree within 1 point.
+   * the same execution; their load histograms of that process agree within 1 point (the times at
+   * load, from switch records, within 2).
    * Both sides measure the same thing: the system-wide recording samples cpu-clock:u (user time
    * only, as the per-process one must). With cpu-clock (user and kernel time) on one execution of
    * mixed 60 2 the real time at load 1 was 0.741 system-wide vs 0.726 per process: mixed's
@@ -147,10 +148,13 @@ class RecordIT {
       long procSamples = proc.get("samples").asLong();
       long sysSamples = sysProc.get("samples").asLong();
       for (int k = 1; k <= 4; k++) {
-        // The time at each load comes from the switch records: exact, so 1 point.
+        // The time at each load comes from the switch records, so 2 points: the per-process
+        // records are the threads' own and some of this VM's switch-ins are repaired, and on
+        // mixed 40 4 (4 threads on 2 CPUs) the two once differed by 1.14 points (load 2: 0.521
+        // vs 0.532) in 1 of 4 CI runs, while the other runs agreed within 1.
         compare(failures, name + ": share of time on CPU at load " + k,
             onCpuShare(proc.get("time_at_load_ns"), k),
-            onCpuShare(sysProc.get("time_at_load_ns"), k), 0.01);
+            onCpuShare(sysProc.get("time_at_load_ns"), k), 0.02);
         // The real-time histogram is estimated from samples, and the two recordings sample
         // the execution at independent instants: 1 point plus three standard errors of the
         // difference of two shares (a short run's 3,000 samples alone give ~1.3 points).
