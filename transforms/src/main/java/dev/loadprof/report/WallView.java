@@ -43,17 +43,18 @@ public final class WallView {
   /** Says once per run which parts of the off-CPU view its trace cannot give. */
   static void warn(List<RunInfo> runs, List<ProcessLoad> processes) {
     for (RunInfo r : runs) {
-      boolean any = false;
+      boolean waited = false;
       boolean states = false;
       boolean stacks = false;
       for (ProcessLoad p : processes) {
         if (p.runId.equals(r.runId) && p.threadStates != null) {
-          any = true;
+          waited |= offCpuNs(p.threadStates) > 0;
           states |= p.threadStates.hasStates;
           stacks |= p.threadStates.hasStacks;
         }
       }
-      if (!any) {
+      // A process that never left a CPU has no waits to describe: nothing is missing then.
+      if (!waited) {
         continue;
       }
       if (!"cpu".equals(r.lanes)) {
@@ -71,6 +72,17 @@ public final class WallView {
             + " profile (offcpu.pb.gz, offcpu.folded) shows states without stacks");
       }
     }
+  }
+
+  /** The thread-ns that the process's threads spent off CPU, in any state. */
+  private static double offCpuNs(ThreadStateSummary s) {
+    double off = 0;
+    for (ThreadState st : ThreadState.values()) {
+      if (st != ThreadState.RUNNING) {
+        off += s.byState(st);
+      }
+    }
+    return off;
   }
 
   /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40, disk 0.20", or null. */
