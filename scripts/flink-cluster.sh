@@ -133,7 +133,13 @@ wait_until() {
         die "$name exited while waiting for $what; see $(log_file "$name")"
       fi
     done
-    ((SECONDS < deadline)) || die "timed out after ${READY_TIMEOUT}s waiting for $what; see $(log_file jobmanager) and $STATE_DIR/taskmanager-*.log"
+    if ((SECONDS >= deadline)); then
+      # The log's last lines make a failure on a machine nobody can log into readable.
+      [[ -n "${WAIT_LOG_TAIL:-}" && -f "$(log_file "$WAIT_LOG_TAIL")" ]] \
+        && log "last lines of $(log_file "$WAIT_LOG_TAIL"):" \
+        && tail -n 20 "$(log_file "$WAIT_LOG_TAIL")" >&2
+      die "timed out after ${READY_TIMEOUT}s waiting for $what; see $(log_file jobmanager) and $STATE_DIR/taskmanager-*.log"
+    fi
     sleep 1
   done
 }
@@ -201,7 +207,7 @@ cmd_start_taskmanager() {
   if [[ -n "$TM_RESOURCE_ID" ]]; then
     local started_at=$SECONDS
     tm_registered() { rest_get /taskmanagers | grep -q "\"$TM_RESOURCE_ID\""; }
-    wait_until "taskmanager-$n ($TM_RESOURCE_ID) to register" tm_registered
+    WAIT_LOG_TAIL="taskmanager-$n" wait_until "taskmanager-$n ($TM_RESOURCE_ID) to register" tm_registered
     log "taskmanager-$n registered in $((SECONDS - started_at))s"
   fi
 }

@@ -96,7 +96,7 @@ class AnalyzeOnFlinkClusterIT {
       assertFalse(job.isDone(), "the job finished before the fault could be injected");
       long killedAt = System.nanoTime();
       cluster.killTaskManager(1);
-      cluster.startTaskManager(1);
+      cluster.replaceTaskManager(1);
       assertEquals(0, job.get(10, TimeUnit.MINUTES));
       System.out.printf("TIMING fault job finished %d ms after the kill%n", millisSince(killedAt));
       int failovers = cluster.failovers(jobId);

@@ -247,7 +247,7 @@ class FlinkRunnersIT {
       assertFalse(job.isDone(), "the slow job finished before the fault could be injected");
       long killedAt = System.nanoTime();
       cluster.killTaskManager(1);
-      cluster.startTaskManager(1);
+      cluster.replaceTaskManager(1);
       System.out.printf("TIMING replacement TaskManager registered %d ms after the kill%n",
           (System.nanoTime() - killedAt) / 1_000_000);
 

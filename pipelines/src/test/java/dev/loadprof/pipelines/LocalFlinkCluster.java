@@ -105,8 +105,28 @@ final class LocalFlinkCluster {
     script("kill-taskmanager", Integer.toString(n));
   }
 
-  void startTaskManager(int n) throws IOException, InterruptedException {
+  private void startTaskManager(int n) throws IOException, InterruptedException {
     script("start-taskmanager", Integer.toString(n));
+  }
+
+  /**
+   * Starts a replacement TaskManager, and once more if the first one did not register: what an
+   * operator would do. One CI run saw a replacement not register in 120 s (it registers in 2-3 s
+   * here); the script's message then carries its log's last lines.
+   */
+  void replaceTaskManager(int n) throws IOException, InterruptedException {
+    try {
+      startTaskManager(n);
+    } catch (AssertionError firstTry) {
+      System.out.println("replacement TaskManager did not register; trying once more: "
+          + firstTry.getMessage());
+      try {
+        killTaskManager(n);
+      } catch (AssertionError notRunning) {
+        System.out.println("(it was not running)");
+      }
+      startTaskManager(n);
+    }
   }
 
   JsonNode rest(String path) throws IOException, InterruptedException {
