@@ -286,6 +286,16 @@ public final class BlockBuilder implements TraceEventSink {
   public void exit(long timeNs, int pid, int tid) {
     // The thread's tid stays mapped: "-1" switch records of the dead thread follow its exit.
     health.increment(TraceHealth.TASK_RECORDS);
+    if (lanes.byThread() && lanes.isIn(tid) && sawRecord && timeNs >= firstNs) {
+      // A per-thread recording has no OUT record for a thread's last switch (its event is
+      // gone with it): without this its lane stayed on a CPU, and the load exceeded the CPUs.
+      OpenBlock b = blockFor(tid, timeNs, TraceHealth.OUT_OF_ORDER_SWITCHES);
+      if (b != null) {
+        lanes.noteSwitch(tid, false);
+        b.switches.add(timeNs, tid, threads.pidOf(tid, null), 0, 0, ThreadState.EXITED,
+            UNKNOWN_ID);
+      }
+    }
   }
 
   @Override

@@ -77,6 +77,11 @@ final class Lanes {
     return kind == Kind.THREADS ? sampleCpus.size() : laneCount;
   }
 
+  /** Whether the thread's last context-switch record is IN (it is on a CPU). */
+  boolean isIn(int tid) {
+    return lastSwitchWasIn.getOrDefault(tid, false);
+  }
+
   /** Threads whose last context-switch record is IN: the trace ended while they were in. */
   long threadsInAtEnd() {
     return lastSwitchWasIn.values().stream().filter(in -> in).count();

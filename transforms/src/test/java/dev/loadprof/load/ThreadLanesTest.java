@@ -22,6 +22,10 @@ class ThreadLanesTest {
 
   /** Thread 10 runs 0..10 ms (its first IN is before the trace), thread 11 runs 4..8 ms. */
   private static String twoThreads(boolean dropSecondOut) {
+    return twoThreads(dropSecondOut, false);
+  }
+
+  private static String twoThreads(boolean dropSecondOut, boolean secondExits) {
     List<String> lines = new ArrayList<>();
     lines.add("w  10/10  1.000000000: PERF_RECORD_COMM exec: w:10/10");
     for (long t = 0; t < 10; t++) {
@@ -35,6 +39,9 @@ class ThreadLanesTest {
       }
       if (t == 8 && !dropSecondOut) {
         lines.add("w  10/11  1.008000000: PERF_RECORD_SWITCH OUT");
+      }
+      if (t == 8 && secondExits) {
+        lines.add("w  10/11  1.008000000: PERF_RECORD_EXIT(10:11):(10:10)");
       }
     }
     lines.add("w  10/10  1.010000000: PERF_RECORD_SWITCH OUT");
@@ -76,5 +83,18 @@ class ThreadLanesTest {
     assertEquals(3_625_000, p.timeAtLoadNs[2]);
     assertEquals(1, a.run.health.get(TraceHealth.THREADS_IN_AT_END));
     assertArrayEquals(new long[] {0, 6, 8}, java.util.Arrays.copyOf(p.samplesAtLoad, 3));
+  }
+
+  /**
+   * A per-thread recording has no OUT for an exiting thread's last switch: the EXIT ends its run
+   * (else it stayed "on a CPU", and a 2-CPU recording showed time at load 3).
+   */
+  @Test
+  void anExitEndsTheThreadsRun() throws IOException {
+    InMemoryAnalysis a = analyze(twoThreads(true, true));
+    ProcessAccumulator p = a.processes.get(10);
+    assertEquals(4 * MS, p.timeAtLoadNs[2]);
+    assertEquals(0, a.run.health.get(TraceHealth.THREADS_IN_AT_END));
+    assertEquals(0, a.run.health.get(TraceHealth.CHAIN_BREAKS_REPAIRED));
   }
 }
