@@ -57,7 +57,13 @@ public final class StateTimeline implements Serializable {
    */
   public static StateTimeline compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter) {
-    ThreadStates.Pieces pieces = ThreadStates.replay(marks, traceEndNs);
+    return compute(ThreadStates.replay(marks, traceEndNs), spanStartNs, spanEndNs, filter);
+  }
+
+  /** The same from a replay that {@link ThreadStates#compute} may share. */
+  public static StateTimeline compute(ThreadStates.Replayed replayed, long spanStartNs,
+      long spanEndNs, WaitFilter filter) {
+    ThreadStates.Pieces pieces = replayed.pieces();
     // cpus 0: the scratch summary's CPU-wait split is not needed here.
     Sweep sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary(),
         0);

@@ -121,6 +121,7 @@ public final class ThreadMarks implements Serializable {
 
   /** Adds the marks of other (of other windows) to these. */
   public ThreadMarks mergeFrom(ThreadMarks o) {
+    reserve(count + o.count);
     for (int j = 0; j < o.count; j++) {
       int i = room();
       tid[i] = o.tid[j];
@@ -140,19 +141,30 @@ public final class ThreadMarks implements Serializable {
     return this;
   }
 
-  /** Beam coder encoding: the columns, then the stacks over one frame table. */
+  /**
+   * Beam coder encoding: the columns, then the stacks over one frame table. Times are written as
+   * differences (from the mark before, from the mark's own time), and the columns a kind does
+   * not use are left out.
+   */
   public void write(Varint.Sink out) {
     out.writeInt(count);
     out.writeInts(tid, count);
     out.writeBytes(kind, count);
-    out.writeLongs(time, count);
-    out.writeLongs(end, count);
-    out.writeInts(code, count);
-    out.writeInts(stack, count);
-    out.writeLongs(occupiedFrom, count);
-    out.writeLongs(ownNs, count);
-    out.writeLongs(otherNs, count);
-    out.writeInts(otherPid, count);
+    long previous = 0;
+    for (int i = 0; i < count; i++) {
+      out.writeLong(time[i] - previous);
+      previous = time[i];
+      out.writeLong(end[i] - time[i]);
+      out.writeInt(code[i]);
+      if (kind[i] == OUT) {
+        out.writeInt(stack[i]);
+      } else if (kind[i] == RUN || kind[i] == TAIL) {
+        out.writeLong(time[i] - occupiedFrom[i]);
+        out.writeLong(ownNs[i]);
+        out.writeLong(otherNs[i]);
+        out.writeInt(otherPid[i]);
+      }
+    }
     Map<Frame, Integer> frameIds = new HashMap<>();
     List<Frame> frames = new ArrayList<>();
     for (CallStack st : stacks) {
@@ -178,17 +190,29 @@ public final class ThreadMarks implements Serializable {
   public static ThreadMarks read(Varint.Source in) throws IOException {
     ThreadMarks m = new ThreadMarks();
     int n = in.readInt();
+    m.reserve(n);
     m.count = n;
-    m.tid = in.readInts(n);
-    m.kind = in.readBytes(n);
-    m.time = in.readLongs(n);
-    m.end = in.readLongs(n);
-    m.code = in.readInts(n);
-    m.stack = in.readInts(n);
-    m.occupiedFrom = in.readLongs(n);
-    m.ownNs = in.readLongs(n);
-    m.otherNs = in.readLongs(n);
-    m.otherPid = in.readInts(n);
+    int[] tids = in.readInts(n);
+    System.arraycopy(tids, 0, m.tid, 0, n);
+    byte[] kinds = in.readBytes(n);
+    System.arraycopy(kinds, 0, m.kind, 0, n);
+    long previous = 0;
+    for (int i = 0; i < n; i++) {
+      m.time[i] = previous + in.readLong();
+      previous = m.time[i];
+      m.end[i] = m.time[i] + in.readLong();
+      m.code[i] = in.readInt();
+      m.stack[i] = -1;
+      m.otherPid[i] = TraceEventSink.UNKNOWN_ID;
+      if (m.kind[i] == OUT) {
+        m.stack[i] = in.readInt();
+      } else if (m.kind[i] == RUN || m.kind[i] == TAIL) {
+        m.occupiedFrom[i] = m.time[i] - in.readLong();
+        m.ownNs[i] = in.readLong();
+        m.otherNs[i] = in.readLong();
+        m.otherPid[i] = in.readInt();
+      }
+    }
     Frame[] frames = FrameCodec.readTable(in);
     int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {
@@ -222,7 +246,14 @@ public final class ThreadMarks implements Serializable {
 
   private int room() {
     if (count == tid.length) {
-      int n = Math.max(8, count * 2);
+      reserve(Math.max(8, count * 2));
+    }
+    return count++;
+  }
+
+  /** Makes room for n marks in all. */
+  private void reserve(int n) {
+    if (n > tid.length) {
       tid = Arrays.copyOf(tid, n);
       kind = Arrays.copyOf(kind, n);
       time = Arrays.copyOf(time, n);
@@ -234,6 +265,5 @@ public final class ThreadMarks implements Serializable {
       otherNs = Arrays.copyOf(otherNs, n);
       otherPid = Arrays.copyOf(otherPid, n);
     }
-    return count++;
   }
 }

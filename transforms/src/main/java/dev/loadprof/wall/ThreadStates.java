@@ -64,18 +64,41 @@ public final class ThreadStates {
    */
   public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter, int cpus) {
-    ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
-    t.replayThreads();
-    // A thread's life starts at its first event of any kind, not only at a run: a program whose
-    // first record is a switch-out (it slept before it was ever sampled) waits from there.
-    return t.summarize(Math.min(spanStartNs, marks.firstNs()), spanEndNs, filter, cpus);
+    return compute(replay(marks, traceEndNs), spanStartNs, spanEndNs, filter, cpus);
   }
 
-  /** The threads' runs and waits as replayed, unfiltered: for views over time (lanes). */
-  static Pieces replay(ThreadMarks marks, long traceEndNs) {
+  /** The summary of a replay (one replay serves it and the {@link StateTimeline}). */
+  public static ThreadStateSummary compute(Replayed r, long spanStartNs, long spanEndNs,
+      WaitFilter filter, int cpus) {
+    // A thread's life starts at its first event of any kind, not only at a run: a program whose
+    // first record is a switch-out (it slept before it was ever sampled) waits from there.
+    return r.states.summarize(Math.min(spanStartNs, r.states.m.firstNs()), spanEndNs, filter,
+        cpus);
+  }
+
+  /**
+   * The threads' runs and waits, replayed once, unfiltered: for the summary and for views over
+   * time (lanes).
+   *
+   * @param traceEndNs where waits still open end: the run's end
+   */
+  public static Replayed replay(ThreadMarks marks, long traceEndNs) {
     ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
     t.replayThreads();
-    return t.pieces;
+    return new Replayed(t);
+  }
+
+  /** A process's replayed threads. */
+  public static final class Replayed {
+    private final ThreadStates states;
+
+    private Replayed(ThreadStates states) {
+      this.states = states;
+    }
+
+    Pieces pieces() {
+      return states.pieces;
+    }
   }
 
   // ---------------------------------------------------------------- per thread
@@ -92,7 +115,7 @@ public final class ThreadStates {
   private int lastCpu;
 
   private void replayThreads() {
-    Integer[] order = WindowThreads.byThreadAndTime(m);
+    int[] order = MarkOrder.of(m);
     int start = 0;
     while (start < order.length) {
       int end = start;
@@ -104,7 +127,7 @@ public final class ThreadStates {
     }
   }
 
-  private void replayThread(Integer[] order, int from, int to) {
+  private void replayThread(int[] order, int from, int to) {
     tid = m.tid[order[from]];
     seen = false;
     off = false;

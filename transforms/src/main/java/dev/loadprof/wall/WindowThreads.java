@@ -8,7 +8,6 @@ import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.Wakeups;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +42,7 @@ public final class WindowThreads {
         }
       }
       Switches s = b.switches;
+      CallStack[] stackOf = new CallStack[b.stackTable.stacks.length];
       for (int i = 0; i < s.count; i++) {
         lastSeen = Math.max(lastSeen, s.time[i]);
         if (s.prevTid[i] == 0 || s.prevTid[i] == s.nextTid[i] || !known(s.prevPid[i])) {
@@ -54,10 +54,16 @@ public final class WindowThreads {
         m.sawStates |= state != ThreadState.NO_STATE && state != ThreadState.UNKNOWN.code();
         int stackId = s.prevStack[i];
         m.sawStacks |= stackId != TraceEventSink.UNKNOWN_ID;
+        CallStack where = null;
+        if (stackId != TraceEventSink.UNKNOWN_ID) {
+          where = stackOf[stackId];
+          if (where == null) {
+            where = new CallStack(b.stackTable.framesOf(stackId));
+            stackOf[stackId] = where;
+          }
+        }
         m.addOut(s.prevTid[i], s.time[i],
-            state == ThreadState.NO_STATE ? ThreadState.UNKNOWN.code() : state,
-            stackId == TraceEventSink.UNKNOWN_ID ? null
-                : new CallStack(b.stackTable.framesOf(stackId)));
+            state == ThreadState.NO_STATE ? ThreadState.UNKNOWN.code() : state, where);
       }
       if (b.samples.count > 0) {
         lastSeen = Math.max(lastSeen, b.samples.time[b.samples.count - 1]);
@@ -66,15 +72,19 @@ public final class WindowThreads {
         lastSeen = Math.max(lastSeen, b.runEndNs);
       }
     }
+    Map<Integer, Preempted> preemptedOf = new HashMap<>();
     for (EventBlock b : cpus) {
       Wakeups w = b.wakeups;
       for (int i = 0; i < w.count; i++) {
         lastSeen = Math.max(lastSeen, w.time[i]);
         // The block's own pid first: the woken thread may do nothing else in this window.
         Integer pid = known(w.pid[i]) ? Integer.valueOf(w.pid[i]) : pidOfTid.get(w.tid[i]);
-        if (pid != null) {
-          byPid.computeIfAbsent(pid, p -> new ThreadMarks()).addWake(w.tid[i], w.time[i],
-              w.wakerPid[i]);
+        if (pid == null) {
+          continue;
+        }
+        ThreadMarks m = byPid.computeIfAbsent(pid, p -> new ThreadMarks());
+        if (!preemptedOf.computeIfAbsent(pid, p -> new Preempted(m)).at(w.tid[i], w.time[i])) {
+          m.addWake(w.tid[i], w.time[i], w.wakerPid[i]);
         }
       }
     }
@@ -100,7 +110,7 @@ public final class WindowThreads {
    */
   private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart,
       long windowEnd) {
-    Integer[] order = byThreadAndTime(m);
+    int[] order = MarkOrder.of(m);
     Map<Integer, EventBlock> blockOfCpu = new HashMap<>();
     for (EventBlock b : cpus) {
       blockOfCpu.put(b.cpu, b);
@@ -182,14 +192,50 @@ public final class WindowThreads {
     return new Occupancy(own, other, top);
   }
 
-  static Integer[] byThreadAndTime(ThreadMarks m) {
-    Integer[] order = new Integer[m.count];
-    for (int i = 0; i < m.count; i++) {
-      order[i] = i;
+  /**
+   * The runs and switch-outs of a window's threads, to tell the wakeups that change nothing: a
+   * wakeup of a thread that was preempted (switched out runnable) and has not run since is
+   * ignored by the replay and by the look at who held the CPU, so it is not kept. Traces that
+   * record a wakeup before every switch-in have one for each preemption.
+   */
+  private static final class Preempted {
+    private final ThreadMarks m;
+    private final int[] order;
+    private final Map<Integer, int[]> rangeOfTid = new HashMap<>();
+
+    /** Reads m before any wakeup is added to it. */
+    Preempted(ThreadMarks m) {
+      this.m = m;
+      this.order = MarkOrder.of(m);
+      int from = 0;
+      for (int k = 1; k <= order.length; k++) {
+        if (k == order.length || m.tid[order[k]] != m.tid[order[from]]) {
+          rangeOfTid.put(m.tid[order[from]], new int[] {from, k});
+          from = k;
+        }
+      }
     }
-    Arrays.sort(order, (a, b) -> m.tid[a] != m.tid[b] ? Integer.compare(m.tid[a], m.tid[b])
-        : m.time[a] != m.time[b] ? Long.compare(m.time[a], m.time[b])
-        : Integer.compare(m.kind[a], m.kind[b]));
-    return order;
+
+    /** The thread's last run or switch-out at or before t is a preemption. */
+    boolean at(int tid, long t) {
+      int[] range = rangeOfTid.get(tid);
+      if (range == null) {
+        return false;
+      }
+      int lo = range[0];
+      int hi = range[1] - 1;
+      int last = -1;
+      while (lo <= hi) {
+        int mid = (lo + hi) >>> 1;
+        if (m.time[order[mid]] <= t) {
+          last = order[mid];
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      return last >= 0 && m.kind[last] == ThreadMarks.OUT
+          && m.code[last] == ThreadState.RUNNABLE.code();
+    }
   }
 }
