@@ -32,6 +32,8 @@ public final class ThreadMarks implements Serializable {
    * left it runnable, to the window's end: time, end, code (the CPU) and the run marks' holders.
    */
   public static final byte TAIL = 3;
+  /** {@link #out} of a run whose switch-out is not attached to it. */
+  public static final int NO_OUT = -1;
 
   public int count;
   public int[] tid = new int[0];
@@ -42,8 +44,13 @@ public final class ThreadMarks implements Serializable {
   public long[] end = new long[0];
   /** RUN, TAIL: the CPU (lane); OUT: the ThreadState code; WAKE: the waker's pid. */
   public int[] code = new int[0];
-  /** OUT: index into {@link #stacks}, or -1. */
+  /** OUT, and RUN with a switch-out: index into {@link #stacks}, or -1. */
   public int[] stack = new int[0];
+  /**
+   * RUN: the ThreadState code of the switch-out that ended it, when that switch is in the same
+   * window (then it is not a mark of its own: see {@link #attachOut}), else {@link #NO_OUT}.
+   */
+  public int[] out = new int[0];
   /** RUN: where this window's look at the CPU before the run starts. */
   public long[] occupiedFrom = new long[0];
   public long[] ownNs = new long[0];
@@ -70,6 +77,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = stop;
     code[i] = cpu;
     stack[i] = -1;
+    out[i] = NO_OUT;
     occupiedFrom[i] = from;
     ownNs[i] = own;
     otherNs[i] = other;
@@ -84,6 +92,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = stateCode;
     stack[i] = where == null ? -1 : stackId(where);
+    out[i] = NO_OUT;
     otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
@@ -95,6 +104,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = wakerPid;
     stack[i] = -1;
+    out[i] = NO_OUT;
     otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
@@ -102,6 +112,32 @@ public final class ThreadMarks implements Serializable {
       int otherProcess) {
     addRun(threadId, from, to, cpu, from, own, other, otherProcess);
     kind[count - 1] = TAIL;
+  }
+
+  /**
+   * Attaches the switch-out at a run's end to the run: the replay reads the run and then the
+   * switch-out, as if the switch-out were the next mark of its thread.
+   */
+  public void attachOut(int run, int stateCode, CallStack where) {
+    out[run] = stateCode;
+    stack[run] = where == null ? -1 : stackId(where);
+  }
+
+  /** Appends mark j of o (its stack interned here); returns its index. */
+  int copyFrom(ThreadMarks o, int j) {
+    int i = room();
+    tid[i] = o.tid[j];
+    kind[i] = o.kind[j];
+    time[i] = o.time[j];
+    end[i] = o.end[j];
+    code[i] = o.code[j];
+    stack[i] = o.stack[j] < 0 ? -1 : stackId(o.stacks.get(o.stack[j]));
+    out[i] = o.out[j];
+    occupiedFrom[i] = o.occupiedFrom[j];
+    ownNs[i] = o.ownNs[j];
+    otherNs[i] = o.otherNs[j];
+    otherPid[i] = o.otherPid[j];
+    return i;
   }
 
   /** The earliest mark: where the first of these threads was first seen (MAX_VALUE: none). */
@@ -123,17 +159,7 @@ public final class ThreadMarks implements Serializable {
   public ThreadMarks mergeFrom(ThreadMarks o) {
     reserve(count + o.count);
     for (int j = 0; j < o.count; j++) {
-      int i = room();
-      tid[i] = o.tid[j];
-      kind[i] = o.kind[j];
-      time[i] = o.time[j];
-      end[i] = o.end[j];
-      code[i] = o.code[j];
-      stack[i] = o.stack[j] < 0 ? -1 : stackId(o.stacks.get(o.stack[j]));
-      occupiedFrom[i] = o.occupiedFrom[j];
-      ownNs[i] = o.ownNs[j];
-      otherNs[i] = o.otherNs[j];
-      otherPid[i] = o.otherPid[j];
+      copyFrom(o, j);
     }
     traceEndNs = Math.max(traceEndNs, o.traceEndNs);
     sawStates |= o.sawStates;
@@ -159,6 +185,12 @@ public final class ThreadMarks implements Serializable {
       if (kind[i] == OUT) {
         out.writeInt(stack[i]);
       } else if (kind[i] == RUN || kind[i] == TAIL) {
+        if (kind[i] == RUN) {
+          out.writeInt(this.out[i]);
+          if (this.out[i] != NO_OUT) {
+            out.writeInt(stack[i]);
+          }
+        }
         out.writeLong(time[i] - occupiedFrom[i]);
         out.writeLong(ownNs[i]);
         out.writeLong(otherNs[i]);
@@ -203,10 +235,17 @@ public final class ThreadMarks implements Serializable {
       m.end[i] = m.time[i] + in.readLong();
       m.code[i] = in.readInt();
       m.stack[i] = -1;
+      m.out[i] = NO_OUT;
       m.otherPid[i] = TraceEventSink.UNKNOWN_ID;
       if (m.kind[i] == OUT) {
         m.stack[i] = in.readInt();
       } else if (m.kind[i] == RUN || m.kind[i] == TAIL) {
+        if (m.kind[i] == RUN) {
+          m.out[i] = in.readInt();
+          if (m.out[i] != NO_OUT) {
+            m.stack[i] = in.readInt();
+          }
+        }
         m.occupiedFrom[i] = m.time[i] - in.readLong();
         m.ownNs[i] = in.readLong();
         m.otherNs[i] = in.readLong();
@@ -260,6 +299,7 @@ public final class ThreadMarks implements Serializable {
       end = Arrays.copyOf(end, n);
       code = Arrays.copyOf(code, n);
       stack = Arrays.copyOf(stack, n);
+      out = Arrays.copyOf(out, n);
       occupiedFrom = Arrays.copyOf(occupiedFrom, n);
       ownNs = Arrays.copyOf(ownNs, n);
       otherNs = Arrays.copyOf(otherNs, n);

@@ -158,19 +158,25 @@ public final class ThreadStates {
     lastCpu = m.code[i];
     beginWait(m.end[i], ThreadState.UNKNOWN.ordinal(), -1);
     provisional = true;
+    if (m.out[i] != ThreadMarks.NO_OUT) {
+      out(m.end[i], m.out[i], m.stack[i]); // the switch-out that ended the run
+    }
   }
 
   private void out(int i) {
-    int code = m.code[i];
-    if (off && provisional && m.time[i] >= offSince) {
+    out(m.time[i], m.code[i], m.stack[i]);
+  }
+
+  private void out(long t, int code, int stack) {
+    if (off && provisional && t >= offSince) {
       provisional = false;
       offState = ThreadState.ofCode(code).ordinal();
-      offStack = m.stack[i];
+      offStack = stack;
     } else {
       if (off) {
-        closeWait(offSince, m.time[i], -1, false);
+        closeWait(offSince, t, -1, false);
       }
-      beginWait(m.time[i], ThreadState.ofCode(code).ordinal(), m.stack[i]);
+      beginWait(t, ThreadState.ofCode(code).ordinal(), stack);
     }
     seen = true;
     if (code == ThreadState.EXITED) {

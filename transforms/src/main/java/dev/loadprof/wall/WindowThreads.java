@@ -72,7 +72,6 @@ public final class WindowThreads {
         lastSeen = Math.max(lastSeen, b.runEndNs);
       }
     }
-    Map<Integer, Preempted> preemptedOf = new HashMap<>();
     for (EventBlock b : cpus) {
       Wakeups w = b.wakeups;
       for (int i = 0; i < w.count; i++) {
@@ -82,14 +81,12 @@ public final class WindowThreads {
         if (pid == null) {
           continue;
         }
-        ThreadMarks m = byPid.computeIfAbsent(pid, p -> new ThreadMarks());
-        if (!preemptedOf.computeIfAbsent(pid, p -> new Preempted(m)).at(w.tid[i], w.time[i])) {
-          m.addWake(w.tid[i], w.time[i], w.wakerPid[i]);
-        }
+        byPid.computeIfAbsent(pid, p -> new ThreadMarks()).addWake(w.tid[i], w.time[i],
+            w.wakerPid[i]);
       }
     }
     for (Map.Entry<Integer, ThreadMarks> e : byPid.entrySet()) {
-      ThreadMarks m = e.getValue();
+      ThreadMarks m = WindowMarks.compact(e.getValue());
       m.noteEnd(lastSeen);
       addOccupancy(m, e.getKey(), cpus, windowStart,
           Math.min(cpus[0].windowEndNs, lastSeen));
@@ -140,7 +137,9 @@ public final class WindowThreads {
         previousEnd = Math.max(previousEnd, m.end[i]);
       }
       if (m.kind[i] != ThreadMarks.WAKE) {
-        preempted = m.kind[i] == ThreadMarks.OUT && m.code[i] == ThreadState.RUNNABLE.code();
+        int runnable = ThreadState.RUNNABLE.code();
+        preempted = (m.kind[i] == ThreadMarks.OUT && m.code[i] == runnable)
+            || (m.kind[i] == ThreadMarks.RUN && m.out[i] == runnable);
       }
       boolean lastOfThread = k + 1 == order.length || m.tid[order[k + 1]] != m.tid[i];
       if (lastOfThread && previousEnd < windowEnd
@@ -190,52 +189,5 @@ public final class WindowThreads {
       }
     }
     return new Occupancy(own, other, top);
-  }
-
-  /**
-   * The runs and switch-outs of a window's threads, to tell the wakeups that change nothing: a
-   * wakeup of a thread that was preempted (switched out runnable) and has not run since is
-   * ignored by the replay and by the look at who held the CPU, so it is not kept. Traces that
-   * record a wakeup before every switch-in have one for each preemption.
-   */
-  private static final class Preempted {
-    private final ThreadMarks m;
-    private final int[] order;
-    private final Map<Integer, int[]> rangeOfTid = new HashMap<>();
-
-    /** Reads m before any wakeup is added to it. */
-    Preempted(ThreadMarks m) {
-      this.m = m;
-      this.order = MarkOrder.of(m);
-      int from = 0;
-      for (int k = 1; k <= order.length; k++) {
-        if (k == order.length || m.tid[order[k]] != m.tid[order[from]]) {
-          rangeOfTid.put(m.tid[order[from]], new int[] {from, k});
-          from = k;
-        }
-      }
-    }
-
-    /** The thread's last run or switch-out at or before t is a preemption. */
-    boolean at(int tid, long t) {
-      int[] range = rangeOfTid.get(tid);
-      if (range == null) {
-        return false;
-      }
-      int lo = range[0];
-      int hi = range[1] - 1;
-      int last = -1;
-      while (lo <= hi) {
-        int mid = (lo + hi) >>> 1;
-        if (m.time[order[mid]] <= t) {
-          last = order[mid];
-          lo = mid + 1;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      return last >= 0 && m.kind[last] == ThreadMarks.OUT
-          && m.code[last] == ThreadState.RUNNABLE.code();
-    }
   }
 }

@@ -25,6 +25,10 @@ class ThreadMarksTest {
     m.addWake(11, 5_000_900_000L, 17);
     m.addOut(12, 4_000_000_000L, ThreadState.RUNNABLE.code(), null);
     m.addTail(12, 4_000_000_000L, 6_000_000_000L, 1, 5, 9, -1);
+    m.addRun(12, 5_000_000_000L, 5_000_100_000L, 2, 5_000_000_000L, 0, 0, -1);
+    m.attachOut(m.count - 1, ThreadState.RUNNABLE.code(), null);
+    m.addRun(11, 5_001_000_000L, 5_001_100_000L, 3, 5_000_900_000L, 0, 100_000, -1);
+    m.attachOut(m.count - 1, ThreadState.SLEEPING.code(), doze);
     m.addOut(12, 5_000_400_000L, ThreadState.DISK.code(), doze);
     m.noteEnd(6_000_000_000L);
     m.sawStates = true;
@@ -45,6 +49,7 @@ class ThreadMarksTest {
     assertArrayEquals(Arrays.copyOf(m.end, n), Arrays.copyOf(back.end, n));
     assertArrayEquals(Arrays.copyOf(m.code, n), Arrays.copyOf(back.code, n));
     assertArrayEquals(Arrays.copyOf(m.stack, n), Arrays.copyOf(back.stack, n));
+    assertArrayEquals(Arrays.copyOf(m.out, n), Arrays.copyOf(back.out, n));
     assertArrayEquals(Arrays.copyOf(m.occupiedFrom, n), Arrays.copyOf(back.occupiedFrom, n));
     assertArrayEquals(Arrays.copyOf(m.ownNs, n), Arrays.copyOf(back.ownNs, n));
     assertArrayEquals(Arrays.copyOf(m.otherNs, n), Arrays.copyOf(back.otherNs, n));

@@ -62,6 +62,9 @@ class WakeupAfterPreemptionTest {
       long wakeups = java.util.stream.IntStream.range(0, marks.count)
           .filter(i -> marks.kind[i] == ThreadMarks.WAKE).count();
       assertEquals(1, wakeups, "only the wakeup from the sleep is a mark");
+      long outs = java.util.stream.IntStream.range(0, marks.count)
+          .filter(i -> marks.kind[i] == ThreadMarks.OUT).count();
+      assertEquals(0, outs, "each switch-out is attached to the run it ended");
       // Kept as a mark, it would change nothing either.
       marks.addWake(10, 5 * MS, 30);
       ThreadStateSummary kept = with.states(10, WaitFilter.ALL, 2);
