@@ -157,7 +157,10 @@ public final class ThreadMarks implements Serializable {
 
   /** Adds the marks of other (of other windows) to these. */
   public ThreadMarks mergeFrom(ThreadMarks o) {
-    reserve(count + o.count);
+    if (count + o.count > tid.length) {
+      // Half again at least: many windows merged one by one are copied O(n) times in all.
+      reserve(Math.max(count + o.count, tid.length + (tid.length >> 1)));
+    }
     for (int j = 0; j < o.count; j++) {
       copyFrom(o, j);
     }
