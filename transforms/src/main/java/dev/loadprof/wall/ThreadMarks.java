@@ -17,7 +17,9 @@ import java.util.Map;
  * What one process's threads did in some windows, as marks the whole-wall view is replayed from:
  * each thread's runs (from the run intervals, so they agree with the loads), its switch-outs
  * (state and stack) and its wakeups. Marks of different windows merge in any order; {@link
- * ThreadStates} sorts them.
+ * ThreadStates} sorts them. A window keeps only the marks the replay reads ({@link
+ * WindowMarks}): a switch-out at the end of a run in the same window rides on the run mark.
+ * They still grow with the run's switches: the replay needs them all at the end.
  *
  * <p>A run mark also says who held the CPU it ran on while the thread waited for it within its
  * window ({@link #ownNs}, {@link #otherNs} and the process that held it longest, {@link
