@@ -227,7 +227,7 @@ public final class ThreadStates {
       if (!f.keepsThread(p.tid[i]) || !f.keepsCpu(p.cpu[i])) {
         continue;
       }
-      double ns = sweep.h(p.end[i]) - sweep.h(p.start[i]);
+      double ns = sweep.keptOf(i);
       if (ns <= 0) {
         continue;
       }
@@ -239,7 +239,7 @@ public final class ThreadStates {
       ThreadState st = ThreadState.values()[state];
       CallStack stack = p.stack[i] < 0 ? NO_STACK : m.stacks.get(p.stack[i]);
       s.waits.merge(new ThreadStateSummary.Wait(p.tid[i], st, stack), ns, Double::sum);
-      double share = sweep.g(p.end[i]) - sweep.g(p.start[i]);
+      double share = sweep.shareOf(i);
       if (share > 0) {
         s.load0ByCause.merge(new ThreadStateSummary.Cause(st, stack), share, Double::sum);
         s.load0ByStateNs[state] += share;
