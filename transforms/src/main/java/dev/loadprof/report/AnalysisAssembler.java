@@ -10,6 +10,7 @@ import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.wall.StateTimeline;
+import dev.loadprof.wall.ThreadStates;
 import dev.loadprof.wall.WaitFilter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,8 +79,11 @@ public final class AnalysisAssembler {
             + " real time overflowed 64 bits and was capped at its largest value; this"
             + " process's times are too low (sums_saturated in its health)");
       }
-      WallView.attach(run, acc, load, filters, range);
-      load.stateTimeline = stateTimeline(run, acc, filters, range);
+      if (acc.spanEndNs >= acc.spanStartNs) {
+        ThreadStates.Replayed replayed = ThreadStates.replay(acc.threads, run.endNs);
+        WallView.attach(run, acc, replayed, load, filters, range);
+        load.stateTimeline = stateTimeline(run, acc, replayed, filters, range);
+      }
       processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
@@ -103,13 +107,10 @@ public final class AnalysisAssembler {
 
   /** report.html's thread-state timeline, narrowed as WallView narrows the thread states. */
   private static StateTimeline stateTimeline(RunInfo run, ProcessAccumulator acc,
-      Filters filters, LoadRange range) {
-    if (acc.spanEndNs < acc.spanStartNs) {
-      return null;
-    }
+      ThreadStates.Replayed replayed, Filters filters, LoadRange range) {
     String time = filters.samples().time();
     long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
-    return StateTimeline.compute(acc.threads, acc.spanStartNs, acc.spanEndNs, run.endNs,
+    return StateTimeline.compute(replayed, acc.spanStartNs, acc.spanEndNs,
         new WaitFilter(filters.samples().tids(), filters.samples().cpus(), "cpu".equals(run.lanes),
             ranges, range.min(), range.max()));
   }

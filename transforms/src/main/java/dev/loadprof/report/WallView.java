@@ -24,9 +24,9 @@ import java.util.TreeMap;
 public final class WallView {
   private WallView() {}
 
-  /** Replays the process's thread marks into load.threadStates. */
-  static void attach(RunInfo run, ProcessAccumulator acc, ProcessLoad load, Filters filters,
-      LoadRange range) {
+  /** The process's thread states, from its replay (which the state timeline shares). */
+  static void attach(RunInfo run, ProcessAccumulator acc, ThreadStates.Replayed replayed,
+      ProcessLoad load, Filters filters, LoadRange range) {
     if (acc.spanEndNs < acc.spanStartNs) {
       return;
     }
@@ -36,8 +36,8 @@ public final class WallView {
         "cpu".equals(run.lanes), ranges, range.min(), range.max());
     // Who held the free CPUs is known only system-wide, where every CPU's switches are seen.
     int cpus = "cpu".equals(run.lanes) ? run.cpuCount : 0;
-    load.threadStates = ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs,
-        run.endNs, filter, cpus);
+    load.threadStates = ThreadStates.compute(replayed, acc.spanStartNs, acc.spanEndNs, filter,
+        cpus);
   }
 
   /** Says once per run which parts of the off-CPU view its trace cannot give. */

@@ -57,7 +57,13 @@ public final class StateTimeline implements Serializable {
    */
   public static StateTimeline compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter) {
-    ThreadStates.Pieces pieces = ThreadStates.replay(marks, traceEndNs);
+    return compute(ThreadStates.replay(marks, traceEndNs), spanStartNs, spanEndNs, filter);
+  }
+
+  /** The same from a replay that {@link ThreadStates#compute} may share. */
+  public static StateTimeline compute(ThreadStates.Replayed replayed, long spanStartNs,
+      long spanEndNs, WaitFilter filter) {
+    ThreadStates.Pieces pieces = replayed.pieces();
     // cpus 0: the scratch summary's CPU-wait split is not needed here.
     Sweep sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary(),
         0);
@@ -72,6 +78,8 @@ public final class StateTimeline implements Serializable {
       int maxBuckets, int maxLanes) {
     // The axis: from the first to the last kept piece, within the hull of the --time ranges.
     Map<Integer, double[]> totals = new HashMap<>();
+    double[] ofTid = null;
+    int lastTid = 0;
     long lo = Long.MAX_VALUE;
     long hi = Long.MIN_VALUE;
     for (int i = 0; i < p.count; i++) {
@@ -82,7 +90,12 @@ public final class StateTimeline implements Serializable {
       if (ns <= 0) {
         continue;
       }
-      totals.computeIfAbsent(p.tid[i], t -> new double[STATES])[p.state[i]] += ns;
+      // Pieces come thread by thread: look a thread up once per run of its pieces.
+      if (ofTid == null || p.tid[i] != lastTid) {
+        lastTid = p.tid[i];
+        ofTid = totals.computeIfAbsent(lastTid, t -> new double[STATES]);
+      }
+      ofTid[p.state[i]] += ns;
       lo = Math.min(lo, p.start[i]);
       hi = Math.max(hi, p.end[i]);
     }
@@ -103,12 +116,16 @@ public final class StateTimeline implements Serializable {
     shown = new ArrayList<>(shown.subList(0, Math.min(maxLanes, shown.size())));
     shown.sort(null);
     Map<Integer, Integer> laneOf = new HashMap<>();
+    Integer lane = null;
     for (int l = 0; l < shown.size(); l++) {
       laneOf.put(shown.get(l), l);
     }
     double[][] byBucket = new double[shown.size()][n * STATES];
     for (int i = 0; i < p.count; i++) {
-      Integer l = laneOf.get(p.tid[i]);
+      if (i == 0 || p.tid[i] != p.tid[i - 1]) {
+        lane = laneOf.get(p.tid[i]);
+      }
+      Integer l = lane;
       if (l == null || !keeps(p, i, f)) {
         continue;
       }

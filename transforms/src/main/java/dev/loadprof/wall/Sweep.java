@@ -17,6 +17,9 @@ final class Sweep {
   private final long[] at;
   private final double[] h;
   private final double[] g;
+  /** Per piece, the index of its start and of its end in {@link #at}. */
+  private final int[] startAt;
+  private final int[] endAt;
 
   /**
    * @param cpus the machine's CPUs, 0 when not known (a per-process recording): then the
@@ -50,10 +53,14 @@ final class Sweep {
     int[] runDelta = new int[distinct];
     int[] waitDelta = new int[distinct];
     int[] runnableDelta = new int[distinct];
+    startAt = new int[p.count];
+    endAt = new int[p.count];
     for (int i = 0; i < p.count; i++) {
       int[] delta = p.state[i] == ThreadStateSummary.RUNNING_ORDINAL ? runDelta : waitDelta;
       int a = Arrays.binarySearch(at, p.start[i]);
       int b = Arrays.binarySearch(at, p.end[i]);
+      startAt[i] = a;
+      endAt[i] = b;
       delta[a]++;
       delta[b]--;
       if (p.state[i] == ThreadStateSummary.RUNNABLE_ORDINAL) {
@@ -113,9 +120,14 @@ final class Sweep {
     }
   }
 
-  /** H at a boundary. */
-  double h(long t) {
-    return h[Arrays.binarySearch(at, t)];
+  /** H(end) - H(start) of piece i: its kept instants. */
+  double keptOf(int i) {
+    return h[endAt[i]] - h[startAt[i]];
+  }
+
+  /** G(end) - G(start) of piece i: its share of the load-0 instants. */
+  double shareOf(int i) {
+    return g[endAt[i]] - g[startAt[i]];
   }
 
   /** H at any instant: between two boundaries it grows with time where the filter keeps it. */
@@ -130,11 +142,6 @@ final class Sweep {
     }
     double kept = (h[next] - h[next - 1]) / (at[next] - at[next - 1]);
     return h[next - 1] + kept * (t - at[next - 1]);
-  }
-
-  /** G at a boundary. */
-  double g(long t) {
-    return g[Arrays.binarySearch(at, t)];
   }
 
   /** Ranges are [start, end) pairs; none means all. */

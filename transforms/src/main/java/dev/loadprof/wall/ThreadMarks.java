@@ -17,7 +17,9 @@ import java.util.Map;
  * What one process's threads did in some windows, as marks the whole-wall view is replayed from:
  * each thread's runs (from the run intervals, so they agree with the loads), its switch-outs
  * (state and stack) and its wakeups. Marks of different windows merge in any order; {@link
- * ThreadStates} sorts them.
+ * ThreadStates} sorts them. A window keeps only the marks the replay reads ({@link
+ * WindowMarks}): a switch-out at the end of a run in the same window rides on the run mark.
+ * They still grow with the run's switches: the replay needs them all at the end.
  *
  * <p>A run mark also says who held the CPU it ran on while the thread waited for it within its
  * window ({@link #ownNs}, {@link #otherNs} and the process that held it longest, {@link
@@ -32,6 +34,8 @@ public final class ThreadMarks implements Serializable {
    * left it runnable, to the window's end: time, end, code (the CPU) and the run marks' holders.
    */
   public static final byte TAIL = 3;
+  /** {@link #out} of a run whose switch-out is not attached to it. */
+  public static final int NO_OUT = -1;
 
   public int count;
   public int[] tid = new int[0];
@@ -42,8 +46,13 @@ public final class ThreadMarks implements Serializable {
   public long[] end = new long[0];
   /** RUN, TAIL: the CPU (lane); OUT: the ThreadState code; WAKE: the waker's pid. */
   public int[] code = new int[0];
-  /** OUT: index into {@link #stacks}, or -1. */
+  /** OUT, and RUN with a switch-out: index into {@link #stacks}, or -1. */
   public int[] stack = new int[0];
+  /**
+   * RUN: the ThreadState code of the switch-out that ended it, when that switch is in the same
+   * window (then it is not a mark of its own: see {@link #attachOut}), else {@link #NO_OUT}.
+   */
+  public int[] out = new int[0];
   /** RUN: where this window's look at the CPU before the run starts. */
   public long[] occupiedFrom = new long[0];
   public long[] ownNs = new long[0];
@@ -70,6 +79,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = stop;
     code[i] = cpu;
     stack[i] = -1;
+    out[i] = NO_OUT;
     occupiedFrom[i] = from;
     ownNs[i] = own;
     otherNs[i] = other;
@@ -84,6 +94,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = stateCode;
     stack[i] = where == null ? -1 : stackId(where);
+    out[i] = NO_OUT;
     otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
@@ -95,6 +106,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = wakerPid;
     stack[i] = -1;
+    out[i] = NO_OUT;
     otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
@@ -102,6 +114,32 @@ public final class ThreadMarks implements Serializable {
       int otherProcess) {
     addRun(threadId, from, to, cpu, from, own, other, otherProcess);
     kind[count - 1] = TAIL;
+  }
+
+  /**
+   * Attaches the switch-out at a run's end to the run: the replay reads the run and then the
+   * switch-out, as if the switch-out were the next mark of its thread.
+   */
+  public void attachOut(int run, int stateCode, CallStack where) {
+    out[run] = stateCode;
+    stack[run] = where == null ? -1 : stackId(where);
+  }
+
+  /** Appends mark j of o (its stack interned here); returns its index. */
+  int copyFrom(ThreadMarks o, int j) {
+    int i = room();
+    tid[i] = o.tid[j];
+    kind[i] = o.kind[j];
+    time[i] = o.time[j];
+    end[i] = o.end[j];
+    code[i] = o.code[j];
+    stack[i] = o.stack[j] < 0 ? -1 : stackId(o.stacks.get(o.stack[j]));
+    out[i] = o.out[j];
+    occupiedFrom[i] = o.occupiedFrom[j];
+    ownNs[i] = o.ownNs[j];
+    otherNs[i] = o.otherNs[j];
+    otherPid[i] = o.otherPid[j];
+    return i;
   }
 
   /** The earliest mark: where the first of these threads was first seen (MAX_VALUE: none). */
@@ -121,18 +159,12 @@ public final class ThreadMarks implements Serializable {
 
   /** Adds the marks of other (of other windows) to these. */
   public ThreadMarks mergeFrom(ThreadMarks o) {
+    if (count + o.count > tid.length) {
+      // Half again at least: many windows merged one by one are copied O(n) times in all.
+      reserve(Math.max(count + o.count, tid.length + (tid.length >> 1)));
+    }
     for (int j = 0; j < o.count; j++) {
-      int i = room();
-      tid[i] = o.tid[j];
-      kind[i] = o.kind[j];
-      time[i] = o.time[j];
-      end[i] = o.end[j];
-      code[i] = o.code[j];
-      stack[i] = o.stack[j] < 0 ? -1 : stackId(o.stacks.get(o.stack[j]));
-      occupiedFrom[i] = o.occupiedFrom[j];
-      ownNs[i] = o.ownNs[j];
-      otherNs[i] = o.otherNs[j];
-      otherPid[i] = o.otherPid[j];
+      copyFrom(o, j);
     }
     traceEndNs = Math.max(traceEndNs, o.traceEndNs);
     sawStates |= o.sawStates;
@@ -140,19 +172,36 @@ public final class ThreadMarks implements Serializable {
     return this;
   }
 
-  /** Beam coder encoding: the columns, then the stacks over one frame table. */
+  /**
+   * Beam coder encoding: the columns, then the stacks over one frame table. Times are written as
+   * differences (from the mark before, from the mark's own time), and the columns a kind does
+   * not use are left out.
+   */
   public void write(Varint.Sink out) {
     out.writeInt(count);
     out.writeInts(tid, count);
     out.writeBytes(kind, count);
-    out.writeLongs(time, count);
-    out.writeLongs(end, count);
-    out.writeInts(code, count);
-    out.writeInts(stack, count);
-    out.writeLongs(occupiedFrom, count);
-    out.writeLongs(ownNs, count);
-    out.writeLongs(otherNs, count);
-    out.writeInts(otherPid, count);
+    long previous = 0;
+    for (int i = 0; i < count; i++) {
+      out.writeLong(time[i] - previous);
+      previous = time[i];
+      out.writeLong(end[i] - time[i]);
+      out.writeInt(code[i]);
+      if (kind[i] == OUT) {
+        out.writeInt(stack[i]);
+      } else if (kind[i] == RUN || kind[i] == TAIL) {
+        if (kind[i] == RUN) {
+          out.writeInt(this.out[i]);
+          if (this.out[i] != NO_OUT) {
+            out.writeInt(stack[i]);
+          }
+        }
+        out.writeLong(time[i] - occupiedFrom[i]);
+        out.writeLong(ownNs[i]);
+        out.writeLong(otherNs[i]);
+        out.writeInt(otherPid[i]);
+      }
+    }
     Map<Frame, Integer> frameIds = new HashMap<>();
     List<Frame> frames = new ArrayList<>();
     for (CallStack st : stacks) {
@@ -178,17 +227,36 @@ public final class ThreadMarks implements Serializable {
   public static ThreadMarks read(Varint.Source in) throws IOException {
     ThreadMarks m = new ThreadMarks();
     int n = in.readInt();
+    m.reserve(n);
     m.count = n;
-    m.tid = in.readInts(n);
-    m.kind = in.readBytes(n);
-    m.time = in.readLongs(n);
-    m.end = in.readLongs(n);
-    m.code = in.readInts(n);
-    m.stack = in.readInts(n);
-    m.occupiedFrom = in.readLongs(n);
-    m.ownNs = in.readLongs(n);
-    m.otherNs = in.readLongs(n);
-    m.otherPid = in.readInts(n);
+    int[] tids = in.readInts(n);
+    System.arraycopy(tids, 0, m.tid, 0, n);
+    byte[] kinds = in.readBytes(n);
+    System.arraycopy(kinds, 0, m.kind, 0, n);
+    long previous = 0;
+    for (int i = 0; i < n; i++) {
+      m.time[i] = previous + in.readLong();
+      previous = m.time[i];
+      m.end[i] = m.time[i] + in.readLong();
+      m.code[i] = in.readInt();
+      m.stack[i] = -1;
+      m.out[i] = NO_OUT;
+      m.otherPid[i] = TraceEventSink.UNKNOWN_ID;
+      if (m.kind[i] == OUT) {
+        m.stack[i] = in.readInt();
+      } else if (m.kind[i] == RUN || m.kind[i] == TAIL) {
+        if (m.kind[i] == RUN) {
+          m.out[i] = in.readInt();
+          if (m.out[i] != NO_OUT) {
+            m.stack[i] = in.readInt();
+          }
+        }
+        m.occupiedFrom[i] = m.time[i] - in.readLong();
+        m.ownNs[i] = in.readLong();
+        m.otherNs[i] = in.readLong();
+        m.otherPid[i] = in.readInt();
+      }
+    }
     Frame[] frames = FrameCodec.readTable(in);
     int stackCount = in.readInt();
     for (int i = 0; i < stackCount; i++) {
@@ -222,18 +290,25 @@ public final class ThreadMarks implements Serializable {
 
   private int room() {
     if (count == tid.length) {
-      int n = Math.max(8, count * 2);
+      reserve(Math.max(8, count * 2));
+    }
+    return count++;
+  }
+
+  /** Makes room for n marks in all. */
+  private void reserve(int n) {
+    if (n > tid.length) {
       tid = Arrays.copyOf(tid, n);
       kind = Arrays.copyOf(kind, n);
       time = Arrays.copyOf(time, n);
       end = Arrays.copyOf(end, n);
       code = Arrays.copyOf(code, n);
       stack = Arrays.copyOf(stack, n);
+      out = Arrays.copyOf(out, n);
       occupiedFrom = Arrays.copyOf(occupiedFrom, n);
       ownNs = Arrays.copyOf(ownNs, n);
       otherNs = Arrays.copyOf(otherNs, n);
       otherPid = Arrays.copyOf(otherPid, n);
     }
-    return count++;
   }
 }

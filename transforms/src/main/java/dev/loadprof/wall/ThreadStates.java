@@ -64,18 +64,41 @@ public final class ThreadStates {
    */
   public static ThreadStateSummary compute(ThreadMarks marks, long spanStartNs, long spanEndNs,
       long traceEndNs, WaitFilter filter, int cpus) {
-    ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
-    t.replayThreads();
-    // A thread's life starts at its first event of any kind, not only at a run: a program whose
-    // first record is a switch-out (it slept before it was ever sampled) waits from there.
-    return t.summarize(Math.min(spanStartNs, marks.firstNs()), spanEndNs, filter, cpus);
+    return compute(replay(marks, traceEndNs), spanStartNs, spanEndNs, filter, cpus);
   }
 
-  /** The threads' runs and waits as replayed, unfiltered: for views over time (lanes). */
-  static Pieces replay(ThreadMarks marks, long traceEndNs) {
+  /** The summary of a replay (one replay serves it and the {@link StateTimeline}). */
+  public static ThreadStateSummary compute(Replayed r, long spanStartNs, long spanEndNs,
+      WaitFilter filter, int cpus) {
+    // A thread's life starts at its first event of any kind, not only at a run: a program whose
+    // first record is a switch-out (it slept before it was ever sampled) waits from there.
+    return r.states.summarize(Math.min(spanStartNs, r.states.m.firstNs()), spanEndNs, filter,
+        cpus);
+  }
+
+  /**
+   * The threads' runs and waits, replayed once, unfiltered: for the summary and for views over
+   * time (lanes).
+   *
+   * @param traceEndNs where waits still open end: the run's end
+   */
+  public static Replayed replay(ThreadMarks marks, long traceEndNs) {
     ThreadStates t = new ThreadStates(marks, Math.max(traceEndNs, marks.traceEndNs));
     t.replayThreads();
-    return t.pieces;
+    return new Replayed(t);
+  }
+
+  /** A process's replayed threads. */
+  public static final class Replayed {
+    private final ThreadStates states;
+
+    private Replayed(ThreadStates states) {
+      this.states = states;
+    }
+
+    Pieces pieces() {
+      return states.pieces;
+    }
   }
 
   // ---------------------------------------------------------------- per thread
@@ -92,7 +115,7 @@ public final class ThreadStates {
   private int lastCpu;
 
   private void replayThreads() {
-    Integer[] order = WindowThreads.byThreadAndTime(m);
+    int[] order = MarkOrder.of(m);
     int start = 0;
     while (start < order.length) {
       int end = start;
@@ -104,7 +127,7 @@ public final class ThreadStates {
     }
   }
 
-  private void replayThread(Integer[] order, int from, int to) {
+  private void replayThread(int[] order, int from, int to) {
     tid = m.tid[order[from]];
     seen = false;
     off = false;
@@ -135,19 +158,25 @@ public final class ThreadStates {
     lastCpu = m.code[i];
     beginWait(m.end[i], ThreadState.UNKNOWN.ordinal(), -1);
     provisional = true;
+    if (m.out[i] != ThreadMarks.NO_OUT) {
+      out(m.end[i], m.out[i], m.stack[i]); // the switch-out that ended the run
+    }
   }
 
   private void out(int i) {
-    int code = m.code[i];
-    if (off && provisional && m.time[i] >= offSince) {
+    out(m.time[i], m.code[i], m.stack[i]);
+  }
+
+  private void out(long t, int code, int stack) {
+    if (off && provisional && t >= offSince) {
       provisional = false;
       offState = ThreadState.ofCode(code).ordinal();
-      offStack = m.stack[i];
+      offStack = stack;
     } else {
       if (off) {
-        closeWait(offSince, m.time[i], -1, false);
+        closeWait(offSince, t, -1, false);
       }
-      beginWait(m.time[i], ThreadState.ofCode(code).ordinal(), m.stack[i]);
+      beginWait(t, ThreadState.ofCode(code).ordinal(), stack);
     }
     seen = true;
     if (code == ThreadState.EXITED) {
@@ -198,7 +227,7 @@ public final class ThreadStates {
       if (!f.keepsThread(p.tid[i]) || !f.keepsCpu(p.cpu[i])) {
         continue;
       }
-      double ns = sweep.h(p.end[i]) - sweep.h(p.start[i]);
+      double ns = sweep.keptOf(i);
       if (ns <= 0) {
         continue;
       }
@@ -210,7 +239,7 @@ public final class ThreadStates {
       ThreadState st = ThreadState.values()[state];
       CallStack stack = p.stack[i] < 0 ? NO_STACK : m.stacks.get(p.stack[i]);
       s.waits.merge(new ThreadStateSummary.Wait(p.tid[i], st, stack), ns, Double::sum);
-      double share = sweep.g(p.end[i]) - sweep.g(p.start[i]);
+      double share = sweep.shareOf(i);
       if (share > 0) {
         s.load0ByCause.merge(new ThreadStateSummary.Cause(st, stack), share, Double::sum);
         s.load0ByStateNs[state] += share;

@@ -8,7 +8,6 @@ import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.Wakeups;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +42,7 @@ public final class WindowThreads {
         }
       }
       Switches s = b.switches;
+      CallStack[] stackOf = new CallStack[b.stackTable.stacks.length];
       for (int i = 0; i < s.count; i++) {
         lastSeen = Math.max(lastSeen, s.time[i]);
         if (s.prevTid[i] == 0 || s.prevTid[i] == s.nextTid[i] || !known(s.prevPid[i])) {
@@ -54,10 +54,16 @@ public final class WindowThreads {
         m.sawStates |= state != ThreadState.NO_STATE && state != ThreadState.UNKNOWN.code();
         int stackId = s.prevStack[i];
         m.sawStacks |= stackId != TraceEventSink.UNKNOWN_ID;
+        CallStack where = null;
+        if (stackId != TraceEventSink.UNKNOWN_ID) {
+          where = stackOf[stackId];
+          if (where == null) {
+            where = new CallStack(b.stackTable.framesOf(stackId));
+            stackOf[stackId] = where;
+          }
+        }
         m.addOut(s.prevTid[i], s.time[i],
-            state == ThreadState.NO_STATE ? ThreadState.UNKNOWN.code() : state,
-            stackId == TraceEventSink.UNKNOWN_ID ? null
-                : new CallStack(b.stackTable.framesOf(stackId)));
+            state == ThreadState.NO_STATE ? ThreadState.UNKNOWN.code() : state, where);
       }
       if (b.samples.count > 0) {
         lastSeen = Math.max(lastSeen, b.samples.time[b.samples.count - 1]);
@@ -72,14 +78,15 @@ public final class WindowThreads {
         lastSeen = Math.max(lastSeen, w.time[i]);
         // The block's own pid first: the woken thread may do nothing else in this window.
         Integer pid = known(w.pid[i]) ? Integer.valueOf(w.pid[i]) : pidOfTid.get(w.tid[i]);
-        if (pid != null) {
-          byPid.computeIfAbsent(pid, p -> new ThreadMarks()).addWake(w.tid[i], w.time[i],
-              w.wakerPid[i]);
+        if (pid == null) {
+          continue;
         }
+        byPid.computeIfAbsent(pid, p -> new ThreadMarks()).addWake(w.tid[i], w.time[i],
+            w.wakerPid[i]);
       }
     }
     for (Map.Entry<Integer, ThreadMarks> e : byPid.entrySet()) {
-      ThreadMarks m = e.getValue();
+      ThreadMarks m = WindowMarks.compact(e.getValue());
       m.noteEnd(lastSeen);
       addOccupancy(m, e.getKey(), cpus, windowStart,
           Math.min(cpus[0].windowEndNs, lastSeen));
@@ -100,7 +107,7 @@ public final class WindowThreads {
    */
   private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart,
       long windowEnd) {
-    Integer[] order = byThreadAndTime(m);
+    int[] order = MarkOrder.of(m);
     Map<Integer, EventBlock> blockOfCpu = new HashMap<>();
     for (EventBlock b : cpus) {
       blockOfCpu.put(b.cpu, b);
@@ -130,7 +137,9 @@ public final class WindowThreads {
         previousEnd = Math.max(previousEnd, m.end[i]);
       }
       if (m.kind[i] != ThreadMarks.WAKE) {
-        preempted = m.kind[i] == ThreadMarks.OUT && m.code[i] == ThreadState.RUNNABLE.code();
+        int runnable = ThreadState.RUNNABLE.code();
+        preempted = (m.kind[i] == ThreadMarks.OUT && m.code[i] == runnable)
+            || (m.kind[i] == ThreadMarks.RUN && m.out[i] == runnable);
       }
       boolean lastOfThread = k + 1 == order.length || m.tid[order[k + 1]] != m.tid[i];
       if (lastOfThread && previousEnd < windowEnd
@@ -180,16 +189,5 @@ public final class WindowThreads {
       }
     }
     return new Occupancy(own, other, top);
-  }
-
-  static Integer[] byThreadAndTime(ThreadMarks m) {
-    Integer[] order = new Integer[m.count];
-    for (int i = 0; i < m.count; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> m.tid[a] != m.tid[b] ? Integer.compare(m.tid[a], m.tid[b])
-        : m.time[a] != m.time[b] ? Long.compare(m.time[a], m.time[b])
-        : Integer.compare(m.kind[a], m.kind[b]));
-    return order;
   }
 }
