@@ -137,7 +137,11 @@ public final class DecodePerfData
     @ProcessElement
     public void process(@Element KV<String, PieceTask> in,
         OutputReceiver<KV<String, PieceTask>> out) throws IOException {
-      out.output(KV.of(in.getKey(), decode(in.getKey(), in.getValue())));
+      PieceTask decoded = decode(in.getKey(), in.getValue());
+      if (decoded != in.getValue()) {
+        Metrics.counter("loadprof", "perf_data_pieces_decoded").inc();
+      }
+      out.output(KV.of(in.getKey(), decoded));
     }
   }
 
@@ -156,7 +160,6 @@ public final class DecodePerfData
       Files.deleteIfExists(text);
       throw e;
     }
-    Metrics.counter("loadprof", "perf_data_pieces_decoded").inc();
     JobProgress.advance(JobProgress.Stage.DECODING, 1);
     return task.decodedInto(text.toString());
   }

@@ -170,8 +170,16 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         throws IOException {
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
-      out.get(RUNS).output(read(input.getKey(), pieces, windowNs, samplingEvent, parseThreads,
-          logWarnings, block -> out.get(BLOCKS).output(block)));
+      RunInfo info = read(input.getKey(), pieces, windowNs, samplingEvent, parseThreads,
+          logWarnings, block -> out.get(BLOCKS).output(block));
+      for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
+        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
+      }
+      Metrics.counter("loadprof", "runs").inc();
+      if (info.isUnusable()) {
+        Metrics.counter("loadprof", "unusable_runs").inc();
+      }
+      out.get(RUNS).output(info);
     }
 
     /**
@@ -225,13 +233,6 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         }
       }
       NightRule.decide(info, modifiedMillis(path), NightRule.today());
-      for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
-        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
-      }
-      Metrics.counter("loadprof", "runs").inc();
-      if (info.isUnusable()) {
-        Metrics.counter("loadprof", "unusable_runs").inc();
-      }
       if (logWarnings) {
         for (String warning : info.warnings) { // the unusable reason is the first
           LOG.warn(Printable.escape(warning));
