@@ -22,10 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner: the same
@@ -100,44 +96,17 @@ public final class LocalAnalysis {
 
   /** Every trace read, on parallel threads, in the order given. */
   private static List<Read> readAll(ParseTraces parse, List<String> traces) throws IOException {
-    int threads = Math.max(1, Math.min(traces.size(),
-        Runtime.getRuntime().availableProcessors()));
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "loadprof-read");
-      t.setDaemon(true);
-      return t;
-    });
     try {
-      List<Future<Read>> reads = new ArrayList<>();
-      for (String path : traces) {
-        reads.add(pool.submit(() -> {
-          List<EventBlock> blocks = new ArrayList<>();
-          RunInfo info = parse.readLocally(path, blocks::add);
-          return new Read(info, blocks);
-        }));
-      }
-      List<Read> out = new ArrayList<>();
-      for (Future<Read> f : reads) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while reading the traces", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new UncheckedIOException(new IOException(cause));
-    } finally {
-      pool.shutdownNow();
+      return traces.parallelStream().map(path -> {
+        List<EventBlock> blocks = new ArrayList<>();
+        try {
+          return new Read(parse.readLocally(path, blocks::add), blocks);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 }
