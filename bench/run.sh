@@ -41,6 +41,9 @@
 #                              perf-script), on a system-wide recording of `mixed ITERS` at 20 kHz
 #                              and of bench/deep.c (48-deep stacks); ratios within each round, medians
 #                              (root, perf; run `mvn -o -q -pl transforms,pipelines -am test-compile` first)
+#   bench/run.sh e2e [ROUNDS] [BEFORE] perf.data end to end as a user runs it: perf script vs
+#                              ./loadprof analyze X.data at BEFORE and now (and --runner direct),
+#                              a mixed and a deep-stack recording, the example; see perfdata-e2e.sh
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
 #                              revision (HEAD: the working tree), rounds interleaving the revisions
 #   bench/run.sh wall-cost [ROUNDS] [GB] [BEFORE] [AFTER] [plain|switches]  keeping switch
@@ -922,6 +925,7 @@ case "${1:-}" in
   parse-ab) shift; parse_ab "$@" ;;
   wall-cost) shift; wall_cost "$@" ;;
   native) shift; native_reader "$@" ;;
+  e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;

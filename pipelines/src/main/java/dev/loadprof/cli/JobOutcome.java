@@ -34,10 +34,15 @@ final class JobOutcome {
   /** Analyze: the summary, the outputs written, and each unusable trace's reason (exit 2). */
   static int analyzed(PipelineResult result, OutputClaim claim, int runs, PrintStream out,
       PrintStream err) {
+    return analyzed(counter(result, "unusable_runs"), claim, runs, out, err);
+  }
+
+  /** The same, for a job that counted its unusable traces itself. */
+  static int analyzed(long unusable, OutputClaim claim, int runs, PrintStream out,
+      PrintStream err) {
     String staged = claim.staging(); // this job's own outputs: no other job writes there
     printSummary(staged, claim.out(), out);
     printWarnings(staged, err);
-    long unusable = counter(result, "unusable_runs");
     List<String> reasons = unusable == 0 ? List.of() : unusableReasons(staged);
     if (!published(claim, err)) {
       return ExitCode.JOB_FAILED;

@@ -18,10 +18,12 @@ import picocli.CommandLine.TypeConversionException;
  */
 final class RunnerOptions {
   @Option(names = "--runner", paramLabel = "NAME", converter = RunnerName.class,
-      description = "Where the job runs: direct (default, in this JVM), flink (embedded Flink),"
+      description = "Where the job runs: direct (Beam's DirectRunner, in this JVM; the default"
+          + " when analyze's inputs are not all local traces, which run in this JVM without a"
+          + " Beam runner), flink (embedded Flink),"
           + " flink-cluster (the local cluster of scripts/flink-cluster.sh), or a .properties"
           + " file; see runner-configs/.")
-  String runner = "direct";
+  String runner; // null: not given, the default (direct)
 
   @Option(names = Logging.VERBOSE,
       description = "Also show Beam's and Flink's own log lines (hidden below ERROR otherwise).")
@@ -34,9 +36,9 @@ final class RunnerOptions {
   <T extends PipelineOptions> T pipelineOptions(List<String> pipelineArgs, Class<T> type,
       List<String> storePaths) throws UsageException {
     List<String> userArgs = new ArrayList<>(pipelineArgs);
-    String config = runner;
-    if (runner.endsWith("Runner")) { // a Beam runner name, e.g. FlinkRunner: passes through
-      userArgs.add("--runner=" + runner);
+    String config = runner == null ? "direct" : runner;
+    if (config.endsWith("Runner")) { // a Beam runner name, e.g. FlinkRunner: passes through
+      userArgs.add("--runner=" + config);
       config = "direct";
     }
     String[] args = StoreEnvironment.withStores(
@@ -45,6 +47,16 @@ final class RunnerOptions {
     T options = PipelineOptionArgs.parse(args, type);
     checkFlinkMasterReachable(options, args);
     return options;
+  }
+
+  /**
+   * Whether a job may run in this JVM without a Beam runner: no --runner and no pipeline option
+   * given (so the default, the DirectRunner, would run it) and every input a local file, stdin
+   * or a pipe.
+   */
+  boolean inThisJvm(List<String> pipelineArgs, List<String> inputs) {
+    return runner == null && pipelineArgs.isEmpty()
+        && inputs.stream().noneMatch(path -> path.contains("://"));
   }
 
   /** A cluster job against a master that is not up fails late and obscurely; say it now. */

@@ -60,12 +60,17 @@ public final class AnalyzePipeline {
         .apply("Join samples with load", new JoinSamplesWithLoad(samples, runs))
         .apply("Aggregate profiles", new AggregateProfiles())
         .apply("Write reports", new WriteReports(runs, settings.out(),
-            new Filters(settings.pids(), settings.comm(), settings.load(), settings.groupBy(),
-                samples), writer));
+            filters(settings, samples), writer));
+  }
+
+  /** The reports' filters: --pid, --comm, --load, --group-by, and the samples selected. */
+  static Filters filters(AnalyzeSettings settings, SampleSelection samples) {
+    return new Filters(settings.pids(), settings.comm(), settings.load(), settings.groupBy(),
+        samples);
   }
 
   /** --tid, --cpu and --time. */
-  private static SampleSelection samples(AnalyzeSettings settings) {
+  static SampleSelection samples(AnalyzeSettings settings) {
     return new SampleSelection(settings.tids(),
         settings.cpus() == null ? null : SampleSelection.parseCpus(settings.cpus()),
         settings.time());

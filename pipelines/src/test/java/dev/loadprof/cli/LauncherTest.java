@@ -132,6 +132,16 @@ class LauncherTest {
   }
 
   @Test
+  void aSmallPerfDataFileStartsWithC1AndABigOneKeepsC2() throws Exception {
+    Path small = sparse("small.data", 30L << 20); // about 90 MB of text
+    assertThat(dryRun("analyze", small.toString()).command(),
+        containsString("-XX:TieredStopAtLevel=1"));
+    Path big = sparse("big.data", 120L << 20); // about 360 MB of text
+    assertThat(dryRun("analyze", big.toString()).command(),
+        not(containsString("TieredStopAtLevel")));
+  }
+
+  @Test
   void aMidSizedTraceKeepsTheDirectRunnerAndC2() throws Exception {
     Path mid = sparse("mid.txt", 300L << 20);
     DryRun run = dryRun("analyze", mid.toString());

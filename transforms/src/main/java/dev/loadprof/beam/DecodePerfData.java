@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
@@ -75,8 +76,9 @@ public final class DecodePerfData
     return Files.isRegularFile(p) && TraceFiles.isPerfDataFile(p) ? p : null;
   }
 
+  private static final Logger LOG = LoggerFactory.getLogger(DecodePerfData.class);
+
   static final class PlanFn extends DoFn<String, KV<String, PieceTask>> {
-    private static final Logger LOG = LoggerFactory.getLogger(DecodePerfData.class);
     private final int pieces;
     private final DecodePiece.Kind splitBy;
     private final PerfDataReading reading;
@@ -90,54 +92,75 @@ public final class DecodePerfData
     @ProcessElement
     public void process(@Element String path, OutputReceiver<KV<String, PieceTask>> out)
         throws IOException {
-      Path perfData = localPerfData(path);
-      if (perfData == null) {
-        out.output(KV.of(path, PieceTask.text()));
-        return;
-      }
-      if (reading != PerfDataReading.PERF_SCRIPT) {
-        try {
-          PerfDataHeader header =
-              NativePerfDataReader.open(perfData, SymbolSources.live()).header();
-          out.output(KV.of(path, new PieceTask(DecodePiece.nativeRead(), header, null)));
-          return;
-        } catch (UnsupportedPerfDataException e) {
-          if (reading == PerfDataReading.NATIVE) {
-            throw new UnsupportedPerfDataException(path + ": the native perf.data reader cannot"
-                + " read it: " + e.getMessage() + ". Use --perf-data-reader perf-script");
-          }
-          LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
-              path, e.getMessage());
-        }
-      }
-      PerfDataHeader header = PerfDataHeader.read(perfData);
-      List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
-      JobProgress.addTotal(JobProgress.Stage.DECODING, planned.size());
-      for (DecodePiece piece : planned) {
-        out.output(KV.of(path, new PieceTask(piece, header, null)));
+      for (PieceTask task : plan(path, pieces, splitBy, reading)) {
+        out.output(KV.of(path, task));
       }
     }
+  }
+
+  /**
+   * The pieces of one input: a text trace is one piece; a perf.data file that the native reader
+   * can read is one piece it reads (unless perf script is asked for); another perf.data file is
+   * cut into {@code pieces} pieces by {@code splitBy}, for perf script to decode.
+   */
+  static List<PieceTask> plan(String path, int pieces, DecodePiece.Kind splitBy,
+      PerfDataReading reading) throws IOException {
+    Path perfData = localPerfData(path);
+    if (perfData == null) {
+      return List.of(PieceTask.text());
+    }
+    if (reading != PerfDataReading.PERF_SCRIPT) {
+      try {
+        PerfDataHeader header =
+            NativePerfDataReader.open(perfData, SymbolSources.live()).header();
+        return List.of(new PieceTask(DecodePiece.nativeRead(), header, null));
+      } catch (UnsupportedPerfDataException e) {
+        if (reading == PerfDataReading.NATIVE) {
+          throw new UnsupportedPerfDataException(path + ": the native perf.data reader cannot"
+              + " read it: " + e.getMessage() + ". Use --perf-data-reader perf-script");
+        }
+        LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
+            path, e.getMessage());
+      }
+    }
+    PerfDataHeader header = PerfDataHeader.read(perfData);
+    List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
+    JobProgress.addTotal(JobProgress.Stage.DECODING, planned.size());
+    List<PieceTask> tasks = new ArrayList<>();
+    for (DecodePiece piece : planned) {
+      tasks.add(new PieceTask(piece, header, null));
+    }
+    return tasks;
   }
 
   static final class DecodeFn extends DoFn<KV<String, PieceTask>, KV<String, PieceTask>> {
     @ProcessElement
     public void process(@Element KV<String, PieceTask> in,
         OutputReceiver<KV<String, PieceTask>> out) throws IOException {
-      PieceTask task = in.getValue();
-      if (!task.isPerfData() || task.piece().kind() == DecodePiece.Kind.NATIVE) {
-        out.output(in);
-        return;
+      PieceTask decoded = decode(in.getKey(), in.getValue());
+      if (decoded != in.getValue()) {
+        Metrics.counter("loadprof", "perf_data_pieces_decoded").inc();
       }
-      Path text = Files.createTempFile("loadprof-piece-", ".txt");
-      try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(text), 1 << 16)) {
-        PerfScriptDecoder.decode(Paths.get(in.getKey()), task.header(), task.piece(), o);
-      } catch (IOException | RuntimeException e) {
-        Files.deleteIfExists(text);
-        throw e;
-      }
-      Metrics.counter("loadprof", "perf_data_pieces_decoded").inc();
-      JobProgress.advance(JobProgress.Stage.DECODING, 1);
-      out.output(KV.of(in.getKey(), task.decodedInto(text.toString())));
+      out.output(KV.of(in.getKey(), decoded));
     }
+  }
+
+  /**
+   * A perf.data piece decoded by perf script into a local temporary file; any other piece as
+   * it is.
+   */
+  static PieceTask decode(String path, PieceTask task) throws IOException {
+    if (!task.isPerfData() || task.piece().kind() == DecodePiece.Kind.NATIVE) {
+      return task;
+    }
+    Path text = Files.createTempFile("loadprof-piece-", ".txt");
+    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(text), 1 << 16)) {
+      PerfScriptDecoder.decode(Paths.get(path), task.header(), task.piece(), o);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(text);
+      throw e;
+    }
+    JobProgress.advance(JobProgress.Stage.DECODING, 1);
+    return task.decodedInto(text.toString());
   }
 }

@@ -7,6 +7,7 @@ import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.progress.JobProgress;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -82,6 +83,21 @@ public final class JoinSamplesWithLoad
     return out;
   }
 
+  /**
+   * The samples of one (run, window), all CPUs' blocks, weighed by load: one partial accumulator
+   * per process. {@code run} gives the --time percentages and whether samples carry a CPU; null
+   * when the selection keeps every sample (or the run is unknown).
+   */
+  public static Collection<ProcessAccumulator> join(List<EventBlock> blocks,
+      SampleSelection selection, RunInfo run) {
+    SampleSelection.Selector selector = SampleSelection.EVERY_SAMPLE;
+    if (!selection.isAll()) {
+      selector = run == null ? selection.forRun(0, 0, false)
+          : selection.forRun(run.startNs, run.endNs, "cpu".equals(run.lanes));
+    }
+    return LoadJoiner.join(blocks, selector).values();
+  }
+
   static final class JoinFn extends DoFn<KV<String, Iterable<EventBlock>>,
       KV<String, ProcessAccumulator>> {
     private final SampleSelection selection;
@@ -102,13 +118,8 @@ public final class JoinSamplesWithLoad
         b.health.forEach((k, v) -> health.merge(k, v, Long::sum));
       }
       String runId = blocks.get(0).runId;
-      SampleSelection.Selector selector = SampleSelection.EVERY_SAMPLE;
-      if (runView != null) {
-        RunInfo run = context.sideInput(runView).get(runId);
-        selector = run == null ? selection.forRun(0, 0, false)
-            : selection.forRun(run.startNs, run.endNs, "cpu".equals(run.lanes));
-      }
-      for (ProcessAccumulator acc : LoadJoiner.join(blocks, selector).values()) {
+      RunInfo run = runView == null ? null : context.sideInput(runView).get(runId);
+      for (ProcessAccumulator acc : join(blocks, selection, run)) {
         out.get(PROCESSES).output(KV.of(runPidKey(runId, acc.pid), acc));
       }
       if (!health.isEmpty()) {

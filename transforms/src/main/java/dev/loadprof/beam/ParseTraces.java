@@ -18,6 +18,8 @@ import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.values.KV;
@@ -119,6 +121,30 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     return out;
   }
 
+  /**
+   * Reads one input as this step does, without a runner: its perf.data pieces (if perf script
+   * decodes it) decoded on parallel threads, then its blocks handed to {@code blocks} in the
+   * trace's order; returns its run's info.
+   */
+  public RunInfo readLocally(String path, Consumer<EventBlock> blocks) throws IOException {
+    List<PieceTask> planned = DecodePerfData.plan(path, decodePieces, splitBy, perfDataReading);
+    List<PieceTask> pieces = new ArrayList<>();
+    try {
+      planned.parallelStream().map(task -> {
+        try {
+          return DecodePerfData.decode(path, task);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).forEachOrdered(pieces::add);
+    } catch (UncheckedIOException e) {
+      PieceTexts.delete(pieces);
+      throw e.getCause();
+    }
+    return ParseFn.read(path, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
+        blocks);
+  }
+
   /** The run id of a trace file; see {@link RunIds#of}, which new code should call. */
   public static String runIdOf(String path) {
     return RunIds.of(path);
@@ -142,15 +168,32 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     @ProcessElement
     public void process(@Element KV<String, Iterable<PieceTask>> input, MultiOutputReceiver out)
         throws IOException {
-      String path = input.getKey();
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
+      RunInfo info = read(input.getKey(), pieces, windowNs, samplingEvent, parseThreads,
+          logWarnings, block -> out.get(BLOCKS).output(block));
+      for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
+        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
+      }
+      Metrics.counter("loadprof", "runs").inc();
+      if (info.isUnusable()) {
+        Metrics.counter("loadprof", "unusable_runs").inc();
+      }
+      out.get(RUNS).output(info);
+    }
+
+    /**
+     * Reads one input's pieces into blocks, handed to {@code blocks} in the trace's order, and
+     * returns its run's info: this step's work for one input, which needs no runner.
+     */
+    static RunInfo read(String path, List<PieceTask> pieces, long windowNs, String samplingEvent,
+        int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks) throws IOException {
       String runId = RunIds.of(path);
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> {
             JobProgress.expect(JobProgress.Stage.JOINING, 1);
-            out.get(BLOCKS).output(block);
+            blocks.accept(block);
           });
       TreeMap<String, String> buildIds = new TreeMap<>();
       NativePerfDataReader nativeReader = null;
@@ -190,13 +233,6 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         }
       }
       NightRule.decide(info, modifiedMillis(path), NightRule.today());
-      for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
-        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
-      }
-      Metrics.counter("loadprof", "runs").inc();
-      if (info.isUnusable()) {
-        Metrics.counter("loadprof", "unusable_runs").inc();
-      }
       if (logWarnings) {
         for (String warning : info.warnings) { // the unusable reason is the first
           LOG.warn(Printable.escape(warning));
@@ -206,7 +242,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
           info.health.get(TraceHealth.SWITCH_RECORDS),
           info.health.get(TraceHealth.MALFORMED_LINES));
-      out.get(RUNS).output(info);
+      return info;
     }
 
     /** When the trace file was last modified (the night rule's last resort); 0 if unknown. */

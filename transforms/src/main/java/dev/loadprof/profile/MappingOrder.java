@@ -25,16 +25,17 @@ final class MappingOrder {
 
   static List<String> of(List<StackWeight> stacks) {
     Map<String, Long> cpuNsByFile = new HashMap<>();
-    TreeSet<String> files = new TreeSet<>();
+    Map<String, Boolean> candidates = new HashMap<>(); // every file seen: could it be the main?
     for (StackWeight s : stacks) {
       Set<String> inStack = new HashSet<>();
       for (Frame f : s.stack()) {
-        files.add(f.dso());
-        if (inStack.add(f.dso()) && couldBeMainBinary(f.dso())) {
+        if (inStack.add(f.dso())
+            && candidates.computeIfAbsent(f.dso(), MappingOrder::couldBeMainBinary)) {
           cpuNsByFile.merge(f.dso(), s.cpuNs(), Long::sum);
         }
       }
     }
+    TreeSet<String> files = new TreeSet<>(candidates.keySet());
     String main = null;
     for (String file : files) { // by name, so that the first of equals wins
       Long cpu = cpuNsByFile.get(file);

@@ -20,7 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -118,17 +117,20 @@ public final class PprofBuilder {
     // One location per distinct frame, i.e. per (address, mapping) as long as an address names
     // one symbol; one function per (symbol, file). Ids in sorted frame order, so that they do
     // not depend on the input order.
-    TreeMap<Frame, Long> frameIds = new TreeMap<>(StackOrder.FRAMES);
+    // Distinct frames by hash (a frame's strings cache their hashes), sorted once.
+    Set<Frame> distinct = new HashSet<>();
     for (StackWeight s : kept) {
       for (Frame f : s.stack()) {
-        frameIds.put(f, 0L);
+        distinct.add(f);
       }
     }
+    List<Frame> sortedFrames = new ArrayList<>(distinct);
+    sortedFrames.sort(StackOrder.FRAMES);
+    Map<Frame, Long> frameIds = new HashMap<>(sortedFrames.size() * 2);
     Map<Frame, Long> functionIds = new HashMap<>();
-    for (var e : frameIds.entrySet()) {
-      Frame f = e.getKey();
+    for (Frame f : sortedFrames) {
       long locationId = p.getLocationCount() + 1;
-      e.setValue(locationId);
+      frameIds.put(f, locationId);
       Long functionId = functionIds.get(new Frame(f.symbol(), f.dso()));
       if (functionId == null) {
         functionId = (long) functionIds.size() + 1;

@@ -3,8 +3,11 @@ package dev.loadprof.report;
 import dev.loadprof.profile.PprofBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /** The outputs of an analysis: the one list of them, and writing them all. */
 public final class Reports {
@@ -34,15 +37,36 @@ public final class Reports {
 
   /**
    * Writes every report that applies to the analysis, each to the stream that {@code open}
-   * returns for its file name; each stream is closed after writing.
+   * returns for its file name (opened in the order of {@link #ALL}, on this thread); each stream
+   * is closed after writing. The reports only read the analysis, so they are written on all
+   * cores.
    */
   public static void writeAll(Analysis a, Function<String, OutputStream> open) throws IOException {
-    for (Report r : ALL) {
-      if (r.appliesTo(a)) {
-        try (OutputStream out = open.apply(r.fileName())) {
-          r.write(a, out);
+    List<Report> reports = ALL.stream().filter(r -> r.appliesTo(a)).toList();
+    List<OutputStream> outs = new ArrayList<>();
+    try {
+      for (Report r : reports) {
+        outs.add(open.apply(r.fileName()));
+      }
+      IntStream.range(0, reports.size()).parallel().forEach(i -> {
+        try (OutputStream out = outs.get(i)) {
+          reports.get(i).write(a, out);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (RuntimeException | Error e) {
+      for (OutputStream out : outs) { // those a failure left open; closing twice does nothing
+        try {
+          out.close();
+        } catch (IOException | RuntimeException ignored) {
+          // the first failure is the one to tell
         }
       }
+      if (e instanceof UncheckedIOException u) {
+        throw u.getCause();
+      }
+      throw e;
     }
   }
 

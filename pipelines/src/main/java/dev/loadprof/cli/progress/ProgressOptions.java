@@ -33,6 +33,12 @@ public final class ProgressOptions {
     return ProgressDisplay.start(true, terminal, err, remote, remote);
   }
 
+  /** Starts the progress line for a job run in this JVM without a Beam runner. */
+  public ProgressDisplay start(PrintStream err) {
+    boolean terminal = err == System.err && Terminal.stderrIsTerminal();
+    return ProgressDisplay.start(enabled(terminal), terminal, err);
+  }
+
   boolean enabled(boolean stderrIsTerminal) {
     return !quiet && (progress || stderrIsTerminal);
   }

@@ -1,0 +1,112 @@
+package dev.loadprof.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.loadprof.report.Reports;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * analyze without a Beam runner (the default for local inputs, {@link LocalAnalysis}) writes the
+ * same bytes as the same job on Beam's DirectRunner ({@code --runner direct}), in every output:
+ * on two text traces at once, with sample filters, on a perf.data file (native reader, and perf
+ * script's pieces), and with a trace that cannot be analyzed (exit 2 both ways).
+ */
+class LocalAnalysisTest {
+  @TempDir Path dir;
+
+  @Test
+  void twoTracesGiveTheSameOutputsAsTheDirectRunner() throws IOException {
+    same(List.of(), true, E2e.trace("phases").toString(), E2e.trace("stalls").toString());
+  }
+
+  @Test
+  void sampleFiltersGiveTheSameOutputsAsTheDirectRunner() throws IOException {
+    same(List.of("--time", "10%-60%", "--load", "1:2", "--cpu", "0"), false,
+        E2e.trace("phases").toString());
+  }
+
+  /** The shipped perf.data (a per-process recording without switches: exit 2 both ways). */
+  @Test
+  void perfDataGivesTheSameOutputsAsTheDirectRunner() throws IOException {
+    same(List.of(), false, shippedPerfData().toString());
+  }
+
+  /**
+   * The same file decoded by perf script in pieces, which this JVM decodes in parallel. perf
+   * 6.1 refuses this per-process file's cpu field: a failed job both ways (exit 1).
+   */
+  @Test
+  void perfDataThroughPerfScriptGivesTheSameOutputsAsTheDirectRunner() throws Exception {
+    assumeTrue(new ProcessBuilder("perf", "--version").start().waitFor() == 0,
+        "perf is not installed");
+    same(List.of("--perf-data-reader", "perf-script"), false, shippedPerfData().toString());
+  }
+
+  private Path shippedPerfData() throws IOException {
+    Path data = dir.resolve("tiny-mixed.data");
+    try (InputStream in = new GZIPInputStream(
+        LocalAnalysisTest.class.getResourceAsStream("/perfdata/tiny-mixed.data.gz"))) {
+      Files.copy(in, data);
+    }
+    return data;
+  }
+
+  @Test
+  void anUnusableTraceIsExitTwoBothWays() throws IOException {
+    Path empty = dir.resolve("empty.txt");
+    Files.writeString(empty, "not a perf script line\n", StandardCharsets.UTF_8);
+    E2e.Cli local = run("local", List.of(), E2e.trace("phases").toString(), empty.toString());
+    E2e.Cli direct = run("direct", List.of("--runner", "direct"), E2e.trace("phases").toString(),
+        empty.toString());
+    assertEquals(direct.exit(), local.exit(), local.stderr());
+    assertEquals(direct.stdout().replace(direct.out().toString(), "OUT"),
+        local.stdout().replace(local.out().toString(), "OUT"));
+  }
+
+  private void same(List<String> options, boolean manyRuns, String... traces)
+      throws IOException {
+    List<String> direct = new ArrayList<>(List.of("--runner", "direct"));
+    direct.addAll(options);
+    E2e.Cli b = run("direct", direct, traces);
+    E2e.Cli a = run("local", options, traces);
+    assertEquals(b.exit(), a.exit(), a.stderr());
+    if (b.exit() != 0 && b.exit() != 2) { // failed both ways: told by whichever piece failed first
+      assertTrue(a.stderr().startsWith("loadprof: the job failed: " + traces[0]), a.stderr());
+      assertTrue(b.stderr().startsWith("loadprof: the job failed: " + traces[0]), b.stderr());
+      return;
+    }
+    assertEquals(b.stderr().replace(b.out().toString(), "OUT"),
+        a.stderr().replace(a.out().toString(), "OUT"));
+    assertEquals(b.stdout().replace(b.out().toString(), "OUT"),
+        a.stdout().replace(a.out().toString(), "OUT"));
+    for (String file : Reports.fileNames(manyRuns)) {
+      byte[] x = b.bytes(file);
+      byte[] y = a.bytes(file);
+      if (!Arrays.equals(x, y) && !file.endsWith(".gz")) {
+        assertEquals(new String(x, StandardCharsets.UTF_8), new String(y, StandardCharsets.UTF_8),
+            file);
+      }
+      assertArrayEquals(x, y, file);
+    }
+  }
+
+  private E2e.Cli run(String name, List<String> options, String... traces) throws IOException {
+    Path out = Files.createDirectories(dir.resolve(name));
+    List<String> args = new ArrayList<>(options);
+    args.addAll(List.of(traces));
+    return E2e.analyze(out, args.toArray(new String[0]));
+  }
+}
