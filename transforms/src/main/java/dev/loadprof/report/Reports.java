@@ -1,13 +1,12 @@
 package dev.loadprof.report;
 
 import dev.loadprof.profile.PprofBuilder;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.stream.IntStream;
 
 /** The outputs of an analysis: the one list of them, and writing them all. */
 public final class Reports {
@@ -37,36 +36,31 @@ public final class Reports {
 
   /**
    * Writes every report that applies to the analysis, each to the stream that {@code open}
-   * returns for its file name (opened in the order of {@link #ALL}, on this thread); each stream
-   * is closed after writing. The reports only read the analysis, so they are written on all
-   * cores.
+   * returns for its file name, in the order of {@link #ALL}; each stream is closed after writing.
+   * The reports only read the analysis, so they are made on all cores, into memory: then one
+   * output stream is open at a time (a stream to S3 holds a buffer of up to 64 MB, and ten of
+   * them at once exhausted a 512 MB heap).
    */
   public static void writeAll(Analysis a, Function<String, OutputStream> open) throws IOException {
     List<Report> reports = ALL.stream().filter(r -> r.appliesTo(a)).toList();
-    List<OutputStream> outs = new ArrayList<>();
+    List<ByteArrayOutputStream> made;
     try {
-      for (Report r : reports) {
-        outs.add(open.apply(r.fileName()));
-      }
-      IntStream.range(0, reports.size()).parallel().forEach(i -> {
-        try (OutputStream out = outs.get(i)) {
-          reports.get(i).write(a, out);
+      made = reports.parallelStream().map(r -> {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+          r.write(a, bytes);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      });
-    } catch (RuntimeException | Error e) {
-      for (OutputStream out : outs) { // those a failure left open; closing twice does nothing
-        try {
-          out.close();
-        } catch (IOException | RuntimeException ignored) {
-          // the first failure is the one to tell
-        }
+        return bytes;
+      }).toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    for (int i = 0; i < reports.size(); i++) {
+      try (OutputStream out = open.apply(reports.get(i).fileName())) {
+        made.get(i).writeTo(out);
       }
-      if (e instanceof UncheckedIOException u) {
-        throw u.getCause();
-      }
-      throw e;
     }
   }
 
