@@ -8,6 +8,7 @@ import com.google.perftools.profiles.ProfileProto.Mapping;
 import com.google.perftools.profiles.ProfileProto.Profile;
 import com.google.perftools.profiles.ProfileProto.Sample;
 import com.google.perftools.profiles.ProfileProto.ValueType;
+import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.ProcessKey;
 import dev.loadprof.profile.Index;
@@ -55,13 +56,25 @@ public final class OffCpuPprofReport implements Report {
   private record Row(ProcessLoad process, ThreadStateSummary.Wait waitKey, long ns,
       String stackText) {}
 
+  /**
+   * A stack's frames with their addresses: two stacks can print the same (the same functions at
+   * other addresses), and without the addresses their order followed a hash map's.
+   */
+  private static String sortKey(CallStack stack) {
+    StringBuilder key = new StringBuilder(stack.toString());
+    for (Frame f : stack.frames()) {
+      key.append(' ').append(Long.toHexString(f.address()));
+    }
+    return key.toString();
+  }
+
   static Profile build(Analysis a) {
     List<Row> rows = new ArrayList<>();
     for (ProcessLoad p : a.processes()) {
       if (p.threadStates != null) {
         p.threadStates.waits.forEach((w, ns) -> {
           if (Math.round(ns) > 0) {
-            rows.add(new Row(p, w, Math.round(ns), w.stack().toString()));
+            rows.add(new Row(p, w, Math.round(ns), sortKey(w.stack())));
           }
         });
       }
