@@ -23,7 +23,10 @@ public record PerfDataHeader(boolean samplesHaveCpu, boolean hasTracepoints, int
 
   /** Parses the header text (the "# key : value" lines). */
   public static PerfDataHeader parse(String header) {
-    boolean cpu = false;
+    // perf script refuses the cpu field if any event's samples lack it: a per-process recording
+    // of cpu-clock with tracepoints has it only on the tracepoints (perf adds it to those).
+    boolean cpu = true;
+    boolean anyEvent = false;
     boolean tracepoints = false;
     int cpus = 0;
     long first = 0;
@@ -31,9 +34,11 @@ public record PerfDataHeader(boolean samplesHaveCpu, boolean hasTracepoints, int
     for (String line : header.split("\n")) {
       if (line.startsWith("# event : ")) {
         int st = line.indexOf("sample_type = ");
-        if (st >= 0) {
+        // A dummy event (side-band records only) has no samples to print.
+        if (st >= 0 && !line.contains("name = dummy")) {
           String types = line.substring(st + "sample_type = ".length()).split(",", 2)[0];
-          cpu |= List.of(types.trim().split("\\|")).contains("CPU");
+          anyEvent = true;
+          cpu &= List.of(types.trim().split("\\|")).contains("CPU");
         }
         tracepoints |= line.contains("type = 2,");
       } else if (line.startsWith("# nrcpus avail : ")) {
@@ -44,7 +49,7 @@ public record PerfDataHeader(boolean samplesHaveCpu, boolean hasTracepoints, int
         last = seconds(line.substring("# time of last sample : ".length()));
       }
     }
-    return new PerfDataHeader(cpu, tracepoints, cpus, first, last);
+    return new PerfDataHeader(cpu && anyEvent, tracepoints, cpus, first, last);
   }
 
   /** "2118.024455" (µs precision in the header) as ns. */
