@@ -37,17 +37,20 @@ class ProgressIT {
   }
 
   /**
-   * The trace arrives on a pipe in ten parts a second apart: the job lasts over 10 s however fast
-   * the analysis is (the file alone takes ~2 s in the CLI's JVM, under the progress line's 2 s).
+   * The trace arrives on a pipe in fifteen parts a second apart: the job lasts over 15 s however
+   * fast the analysis is (the file alone takes ~2 s in the CLI's JVM, under the progress line's
+   * 2 s).
    */
+  private static final int PARTS = 15;
+
   @Test
   void onATerminalTheProgressIsRedrawnAtLeastEverySecond() throws Exception {
     byte[] all = Files.readAllBytes(trace);
     StringBuilder feed = new StringBuilder("(");
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < PARTS; i++) {
       Path part = dir.resolve("part-" + i);
-      Files.write(part, Arrays.copyOfRange(all, (int) ((long) all.length * i / 10),
-          (int) ((long) all.length * (i + 1) / 10)));
+      Files.write(part, Arrays.copyOfRange(all, (int) ((long) all.length * i / PARTS),
+          (int) ((long) all.length * (i + 1) / PARTS)));
       feed.append("cat ").append(part).append("; sleep 1; ");
     }
     feed.append(") | bash ").append(LAUNCHER).append(" analyze -o ").append(dir.resolve("tty"))
