@@ -3,6 +3,7 @@ package dev.loadprof.wall;
 import static dev.loadprof.wall.WallRun.MS;
 import static dev.loadprof.wall.WallRun.NONE;
 import static dev.loadprof.wall.WallRun.NO_STACK;
+import static dev.loadprof.wall.WallRun.preemptedByHog;
 import static dev.loadprof.wall.WallRun.sample;
 import static dev.loadprof.wall.WallRun.stack;
 import static dev.loadprof.wall.WallRun.swap;
@@ -47,14 +48,7 @@ class ThreadLifeTest {
   @Test
   void runnableTimeAcrossAWindowBoundaryIsAttributed() {
     ThreadStateSummary s = WallRun.of(10, b -> {
-      sample(b, 1, 0, 10, 10, "a");
-      sample(b, 4, 0, 10, 10, "a");
-      sample(b, 7, 0, 10, 10, "a");
-      swap(b, 8, 0, 10, 10, "R", 30, "hog", NO_STACK);
-      sample(b, 9, 0, 30, 30, "hog");
-      sample(b, 11, 0, 30, 30, "hog");
-      sample(b, 12, 0, 30, 30, "hog");
-      swap(b, 13, 0, 30, 30, "R", 10, "a", NO_STACK);
+      preemptedByHog(b, new double[] {1, 4, 7}, 8, new double[] {9, 11, 12}, Double.NaN, 13);
       sample(b, 14, 0, 10, 10, "a");
       swap(b, 15, 0, 10, 10, "X", 0, "swapper/0", NO_STACK);
     }).states(10, WaitFilter.ALL);
@@ -121,13 +115,7 @@ class ThreadLifeTest {
   @Test
   void aWakeupOfAPreemptedThreadKeepsItsWholeWaitAttributed() {
     ThreadStateSummary s = WallRun.of(10, b -> {
-      sample(b, 1, 0, 10, 10, "a");
-      sample(b, 2, 0, 10, 10, "a");
-      swap(b, 3, 0, 10, 10, "R", 30, "hog", NO_STACK);
-      sample(b, 4, 0, 30, 30, "hog");
-      sample(b, 5, 0, 30, 30, "hog");
-      b.schedWakeup((long) (5.9 * MS), 0, 30, 30, 10, "a", 0);
-      swap(b, 6, 0, 30, 30, "R", 10, "a", NO_STACK);
+      preemptedByHog(b, new double[] {1, 2}, 3, new double[] {4, 5}, 5.9, 6);
       sample(b, 7, 0, 10, 10, "a");
       swap(b, 8, 0, 10, 10, "X", 0, "swapper/0", NO_STACK);
     }).states(10, WaitFilter.ALL);

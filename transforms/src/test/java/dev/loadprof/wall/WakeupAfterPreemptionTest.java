@@ -2,6 +2,8 @@ package dev.loadprof.wall;
 
 import static dev.loadprof.wall.WallRun.MS;
 import static dev.loadprof.wall.WallRun.NO_STACK;
+import static dev.loadprof.wall.WallRun.dozes;
+import static dev.loadprof.wall.WallRun.preemptedByHog;
 import static dev.loadprof.wall.WallRun.sample;
 import static dev.loadprof.wall.WallRun.stack;
 import static dev.loadprof.wall.WallRun.swap;
@@ -23,21 +25,9 @@ class WakeupAfterPreemptionTest {
 
   /** Thread 10 is preempted by a hog 3-6 (woken at 5 anyway), sleeps 9-12, woken at 11. */
   private static void run(BlockBuilder b, boolean redundantWakeup) {
-    sample(b, 0, 0, 10, 10, "a");
-    sample(b, 1, 0, 10, 10, "a");
-    sample(b, 2, 0, 10, 10, "a");
-    swap(b, 3, 0, 10, 10, "R", 30, "hog", NO_STACK);
-    sample(b, 4, 0, 30, 30, "hog");
-    if (redundantWakeup) {
-      b.schedWakeup(5 * MS, 0, 30, 30, 10, "a", 0);
-    }
-    sample(b, 5, 0, 30, 30, "hog");
-    swap(b, 6, 0, 30, 30, "R", 10, "a", NO_STACK);
-    sample(b, 7, 0, 10, 10, "a");
-    sample(b, 8, 0, 10, 10, "a");
-    swap(b, 9, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-    b.schedWakeup(11 * MS, 0, 0, 0, 10, "a", 0);
-    swap(b, 12, 0, 0, 0, "R", 10, "a", NO_STACK);
+    preemptedByHog(b, new double[] {0, 1, 2}, 3, new double[] {4, 5},
+        redundantWakeup ? 5 : Double.NaN, 6);
+    dozes(b, new double[] {7, 8}, 9, 11, 12);
     sample(b, 13, 0, 10, 10, "a");
     swap(b, 14, 0, 10, 10, "X", 0, "swapper/0", NO_STACK);
   }

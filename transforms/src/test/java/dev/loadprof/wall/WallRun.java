@@ -67,16 +67,50 @@ final class WallRun {
    * sleeps again to the trace's end at 20 (another process's sample on CPU 1).
    */
   static void sleepWokenAndSleepingAgain(BlockBuilder b) {
-    sample(b, 0, 0, 10, 10, "a");
-    sample(b, 1, 0, 10, 10, "a");
-    sample(b, 2, 0, 10, 10, "a");
-    swap(b, 3, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
-    b.schedWakeup(8 * MS, 0, 0, 0, 10, "a", 0);
-    swap(b, 9, 0, 0, 0, "R", 10, "a", NO_STACK);
+    dozes(b, new double[] {0, 1, 2}, 3, 8, 9);
     sample(b, 10, 0, 10, 10, "a");
     sample(b, 11, 0, 10, 10, "a");
     swap(b, 12, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
     sample(b, 20, 1, 20, 20, "other");
+  }
+
+  /**
+   * Thread 10 ("a") runs on CPU 0, sampled at {@code aMs}, sleeps in doze from {@code outMs}
+   * (the CPU idle), is woken at {@code wakeMs} and runs again from {@code backMs}.
+   */
+  static void dozes(BlockBuilder b, double[] aMs, double outMs, double wakeMs, double backMs) {
+    for (double t : aMs) {
+      sample(b, t, 0, 10, 10, "a");
+    }
+    swap(b, outMs, 0, 10, 10, "S", 0, "swapper/0", stack("do_nanosleep", "doze"));
+    b.schedWakeup((long) (wakeMs * MS), 0, 0, 0, 10, "a", 0);
+    swap(b, backMs, 0, 0, 0, "R", 10, "a", NO_STACK);
+  }
+
+  /**
+   * Thread 10 ("a") runs on CPU 0, sampled at {@code aMs}, until process 30 ("hog") preempts it
+   * at {@code outMs}; the hog, sampled at {@code hogMs}, holds the CPU until thread 10 is back at
+   * {@code backMs}. A wakeup of thread 10 by the hog at {@code wakeupMs} (before a hog sample at
+   * the same instant), unless NaN.
+   */
+  static void preemptedByHog(BlockBuilder b, double[] aMs, double outMs, double[] hogMs,
+      double wakeupMs, double backMs) {
+    for (double t : aMs) {
+      sample(b, t, 0, 10, 10, "a");
+    }
+    swap(b, outMs, 0, 10, 10, "R", 30, "hog", NO_STACK);
+    boolean woken = Double.isNaN(wakeupMs);
+    for (double t : hogMs) {
+      if (!woken && t >= wakeupMs) {
+        b.schedWakeup((long) (wakeupMs * MS), 0, 30, 30, 10, "a", 0);
+        woken = true;
+      }
+      sample(b, t, 0, 30, 30, "hog");
+    }
+    if (!woken) {
+      b.schedWakeup((long) (wakeupMs * MS), 0, 30, 30, 10, "a", 0);
+    }
+    swap(b, backMs, 0, 30, 30, "R", 10, "a", NO_STACK);
   }
 
   static Frame[] stack(String... symbols) {
