@@ -73,19 +73,83 @@ public final class NativePerfDataReader {
   }
 
   /**
-   * Sends every event of the file to {@code sink}, in perf script's order. A damaged record ends
-   * the read with a malformed report naming its byte offset; what came before is kept.
+   * Sends every event of the file to {@code sink}, in perf script's order, its samples decoded
+   * on all cores. A damaged record ends the read with a malformed report naming its byte offset;
+   * what came before is kept.
    */
   public void read(TraceEventSink sink) throws IOException {
-    RecordFields fields = new RecordFields(file.attrs, file.attrById);
-    try (Symbolizer symbolizer = new Symbolizer(symbols);
-        RecordStream stream = new RecordStream(
-            FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset,
-            file.dataSize)) {
+    read(sink, Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * {@link #read(TraceEventSink)} with samples decoded on {@code threads} threads (1: all on
+   * this one). The sink is called on this thread only, with the same events in the same order
+   * whatever the number of threads.
+   */
+  public void read(TraceEventSink sink, int threads) throws IOException {
+    read(sink, threads, ParallelSamples.BATCH_EVENTS);
+  }
+
+  /** {@link #read(TraceEventSink, int)} in batches of {@code batchEvents} events (tests). */
+  void read(TraceEventSink sink, int threads, int batchEvents) throws IOException {
+    try (Symbolizer symbolizer = new Symbolizer(symbols)) {
       RecordDispatcher dispatcher =
-          new RecordDispatcher(file, new RecordFields(file.attrs, file.attrById), sched,
-              symbolizer);
-      dispatcher.start(sink);
+          new RecordDispatcher(file, new RecordFields(file.attrs, file.attrById), symbolizer);
+      if (threads <= 1) {
+        dispatcher.start(sink, new SampleDecoder(file, sched, symbolizer));
+        readRecords(dispatcher, sink);
+        return;
+      }
+      try (ParallelSamples parallel = new ParallelSamples(threads, batchEvents,
+          () -> decoder(symbolizer))) {
+        dispatcher.start(parallel.events(), parallel.samples());
+        Thread producer = new Thread(
+            () -> parallel.produce(() -> readRecords(dispatcher, parallel.events())),
+            "loadprof-perfdata-records");
+        producer.setDaemon(true);
+        producer.start();
+        try {
+          parallel.deliver(sink);
+        } finally {
+          producer.interrupt(); // ended already, unless the sink or a decoder failed
+          joinQuietly(producer);
+        }
+      }
+    }
+  }
+
+  private SampleDecoder decoder(Symbolizer symbolizer) {
+    try {
+      return new SampleDecoder(file, new SchedRecords(file), symbolizer);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e); // the same formats were read by open
+    }
+  }
+
+  private static void joinQuietly(Thread thread) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Reads the records in perf's order (sorted by time within FINISHED_ROUND limits) and hands
+   * each to {@code dispatcher}; a damaged record is reported to {@code sink}, after what came
+   * before it.
+   */
+  private void readRecords(RecordDispatcher dispatcher, TraceEventSink sink) throws IOException {
+    RecordFields fields = new RecordFields(file.attrs, file.attrById);
+    try (RecordStream stream = new RecordStream(
+        FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset, file.dataSize)) {
       OrderedRecords ordered = new OrderedRecords();
       OrderedRecords.Target target = (record, offset) -> dispatchOrDamaged(dispatcher, record,
           offset);

@@ -1,13 +1,10 @@
 package dev.loadprof.perfdata.reader;
 
-import dev.loadprof.model.Frame;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.perfdata.symbols.Symbolizer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Sends one record, in perf script's order, to the sink as perf script's text would make the text
@@ -30,30 +27,25 @@ final class RecordDispatcher {
   static final int SWITCH = 14;
   static final int SWITCH_CPU_WIDE = 15;
 
-  private static final int MISC_CPUMODE_MASK = 7;
-  private static final int MISC_KERNEL = 1;
   private static final int MISC_COMM_EXEC = 1 << 13;
   private static final int MISC_SWITCH_OUT = 1 << 13;
   private static final int MISC_SWITCH_OUT_PREEMPT = 1 << 14;
   private static final int MISC_MMAP_BUILD_ID = 1 << 14;
 
-  // Callchain context markers: entries at or above PERF_CONTEXT_MAX (-4095) switch the mode.
-  private static final long CONTEXT_MAX = -4095L;
-  private static final long CONTEXT_KERNEL = -128L;
-  private static final long CONTEXT_GUEST_KERNEL = -2176L;
-  /** perf script prints at most this many frames (kernel.perf_event_max_stack's default). */
-  static final int MAX_STACK = 127;
-
-  private static final Frame[] NO_FRAMES = new Frame[0];
+  /**
+   * Where SAMPLE records go once their thread's name and process's maps are known: decoded at
+   * once, or later on another thread.
+   */
+  interface Samples {
+    void sample(byte[] record, long offset, String comm, Symbolizer.View maps);
+  }
 
   private final PerfDataFile file;
   private final RecordFields fields;
-  private final SchedRecords sched;
   private final Symbolizer symbolizer;
   private final ThreadComms comms = new ThreadComms();
-  private final Map<Integer, SchedRecords.Kind> kinds = new HashMap<>();
-  private final Frame[] frames = new Frame[MAX_STACK];
   private TraceEventSink sink;
+  private Samples samples;
   long throttles;
   /** Time with sampling throttled: from each THROTTLE to the UNTHROTTLE after it. */
   long throttledNs;
@@ -63,16 +55,21 @@ final class RecordDispatcher {
   private long throttledSince = -1;
   long unusedRecords;
 
-  RecordDispatcher(PerfDataFile file, RecordFields fields, SchedRecords sched,
-      Symbolizer symbolizer) {
+  RecordDispatcher(PerfDataFile file, RecordFields fields, Symbolizer symbolizer) {
     this.file = file;
     this.fields = fields;
-    this.sched = sched;
     this.symbolizer = symbolizer;
   }
 
-  void start(TraceEventSink to) {
+  /** Sends every event to {@code to}, samples decoded at once by {@code decoder}. */
+  void start(TraceEventSink to, SampleDecoder decoder) {
+    start(to, (record, offset, comm, maps) -> decoder.decode(record, offset, comm, maps, to));
+  }
+
+  /** Sends the events of all records but samples to {@code to}, and samples to {@code later}. */
+  void start(TraceEventSink to, Samples later) {
     this.sink = to;
+    this.samples = later;
   }
 
   /** Sends one record; {@code offset} is its byte offset in the file, for messages. */
@@ -81,7 +78,11 @@ final class RecordDispatcher {
     int type = b.getInt(0);
     int misc = Short.toUnsignedInt(b.getShort(4));
     if (type == RecordFields.SAMPLE) {
-      sample(b, misc, offset);
+      if (!fields.sample(b)) {
+        sink.malformed(offset, "perf.data sample at byte " + offset + ": " + fields.failure, "");
+        return;
+      }
+      samples.sample(record, offset, comms.inHeader(fields.tid), symbolizer.view(fields.pid));
       return;
     }
     boolean hasId = fields.trailer(b);
@@ -152,77 +153,8 @@ final class RecordDispatcher {
     symbolizer.mmap(b.getInt(8), b.getLong(16), b.getLong(24), b.getLong(32), name, buildId);
   }
 
-  private void sample(ByteBuffer b, int misc, long offset) {
-    RecordFields f = fields;
-    if (!f.sample(b)) {
-      sink.malformed(offset, "perf.data sample at byte " + offset + ": " + f.failure, "");
-      return;
-    }
-    EventAttr attr = f.attr;
-    SchedRecords.Kind kind = SchedRecords.Kind.OTHER;
-    if (attr.isTracepoint()) {
-      kind = kinds.computeIfAbsent((int) attr.config(),
-          c -> SchedRecords.kind(file.tracepoints.byId(c)));
-      if (kind == SchedRecords.Kind.OTHER) {
-        sink.ignored(attr.name());
-        return;
-      }
-    }
-    switch (kind) {
-      case SWITCH -> {
-        if (f.cpu < 0) {
-          sink.malformed(offset, "sched_switch without a cpu (record with -a)", "");
-        } else if (!sched.readSwitch(b, f.rawAt, f.rawSize)) {
-          sink.malformed(offset, "sched_switch at byte " + offset + " shorter than its format", "");
-        } else {
-          sink.schedSwitch(f.time, f.cpu, f.period, id(f.pid), id(sched.prevTid),
-              sched.prevCommText, sched.prevStateText, id(sched.nextTid), sched.nextCommText,
-              stack(b, misc));
-        }
-      }
-      case WAKEUP -> {
-        if (!sched.readWakeup(b, f.rawAt, f.rawSize)) {
-          sink.malformed(offset, "sched_wakeup at byte " + offset + " shorter than its format", "");
-        } else {
-          sink.schedWakeup(f.time, id(f.cpu), id(f.pid), id(f.tid), id(sched.wakeTid),
-              sched.wakeCommText, sched.target);
-        }
-      }
-      default -> sink.sample(f.time, id(f.cpu), id(f.pid), id(f.tid), comms.inHeader(f.tid),
-          attr.name(), f.period, stack(b, misc));
-    }
-  }
-
-  /** The sample's frames, leaf first, as perf script prints them. */
-  private Frame[] stack(ByteBuffer b, int misc) {
-    RecordFields f = fields;
-    if (!f.attr.has(EventAttr.SAMPLE_CALLCHAIN)) {
-      if (!f.attr.has(EventAttr.SAMPLE_IP)) {
-        return NO_FRAMES;
-      }
-      boolean kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-      return new Frame[] {symbolizer.frame(kernel ? -1 : f.pid, f.ip, kernel)};
-    }
-    int n = 0;
-    boolean kernel = false;
-    for (int i = 0; i < f.callchainLength && n < MAX_STACK; i++) {
-      long ip = b.getLong(f.callchainAt + i * 8);
-      if (Long.compareUnsigned(ip, CONTEXT_MAX) >= 0) {
-        kernel = ip == CONTEXT_KERNEL || ip == CONTEXT_GUEST_KERNEL;
-        continue;
-      }
-      frames[n++] = symbolizer.frame(kernel ? -1 : f.pid, ip, kernel);
-    }
-    if (n == 0) {
-      return NO_FRAMES;
-    }
-    Frame[] stack = new Frame[n];
-    System.arraycopy(frames, 0, stack, 0, n);
-    return stack;
-  }
-
   private static int id(int v) {
-    return v < 0 ? TraceEventSink.UNKNOWN_ID : v;
+    return SampleDecoder.id(v);
   }
 
   private static String cString(ByteBuffer b, int at) {

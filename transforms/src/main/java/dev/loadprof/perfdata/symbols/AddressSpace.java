@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One process's memory maps (from MMAP records, inherited at fork, dropped at exec) and the
  * frames already resolved in it. A new map cuts away what it overlaps of older ones, as the
- * kernel's mmap does.
+ * kernel's mmap does. Once {@link #share shared} (handed to threads that resolve frames later),
+ * its maps never change again: the next map goes into a copy.
  */
 final class AddressSpace {
   /** One mapping: [start, end) of the file {@code filename} from file offset {@code pgoff}. */
@@ -20,6 +21,8 @@ final class AddressSpace {
 
   private final TreeMap<Long, Mapping> maps = new TreeMap<>();
   private final ConcurrentHashMap<Long, Frame> frames = new ConcurrentHashMap<>();
+  /** Set by the one thread that adds maps; read only by that thread. */
+  private boolean shared;
 
   AddressSpace() {}
 
@@ -28,6 +31,19 @@ final class AddressSpace {
     synchronized (parent) {
       maps.putAll(parent.maps);
     }
+  }
+
+  /** From now on, maps are added to a copy ({@link #with}); these maps stay as they are. */
+  AddressSpace share() {
+    shared = true;
+    return this;
+  }
+
+  /** This space with {@code mapping} added: itself, or a copy when it is shared. */
+  AddressSpace with(Mapping mapping) {
+    AddressSpace space = shared ? new AddressSpace(this) : this;
+    space.add(mapping);
+    return space;
   }
 
   synchronized void add(Mapping mapping) {

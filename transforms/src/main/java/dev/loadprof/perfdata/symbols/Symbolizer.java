@@ -16,6 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * object (ip - map start + file offset) for files, absolute for the kernel, JIT code, anonymous
  * memory and addresses outside every map. Safe to call from several threads.
  *
+ * <p>Maps change in record order on one thread; frames may be resolved later on others, each
+ * against the maps of a {@link #view} taken at its record's place in that order.
+ *
  * <p>Give {@link #mmap} the build ids the recording holds (MMAP2 records, or the header's build-id
  * table, at their real length: 20 bytes for SHA-1); without one, the object on disk gives its
  * own, as perf does. Close the symbolizer to end its c++filt process.
@@ -29,8 +32,7 @@ public final class Symbolizer implements AutoCloseable {
   private final Demangler demangler;
   private final ConcurrentHashMap<Integer, AddressSpace> spaces = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Integer, SymbolTable> perfMaps = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<Long, Frame> kernelFrames = new ConcurrentHashMap<>();
-  private final List<AddressSpace.Mapping> kernelMaps = new CopyOnWriteArrayList<>();
+  private volatile KernelMaps kernelMaps = new KernelMaps(List.of());
   private volatile KernelSymbols.Loaded kernel;
   private volatile boolean preloading;
 
@@ -53,14 +55,19 @@ public final class Symbolizer implements AutoCloseable {
     AddressSpace.Mapping mapping =
         new AddressSpace.Mapping(start, start + length, pgoff, filename, id);
     if (pid == -1) {
-      kernelMaps.add(mapping);
-      kernelFrames.clear();
+      KernelMaps k = kernelMaps;
+      if (k.shared) {
+        k = new KernelMaps(k.maps);
+        kernelMaps = k;
+      }
+      k.maps.add(mapping);
+      k.frames.clear();
       if (filename.startsWith(KERNEL_DSO)) {
         preloadKernelSymbols();
       }
       return;
     }
-    spaces.computeIfAbsent(pid, p -> new AddressSpace()).add(mapping);
+    spaces.compute(pid, (p, old) -> (old == null ? new AddressSpace() : old).with(mapping));
   }
 
   /** A new process: it starts with its parent's maps. A new thread (same pid) changes nothing. */
@@ -80,12 +87,54 @@ public final class Symbolizer implements AutoCloseable {
     spaces.computeIfAbsent(pid, p -> new AddressSpace());
   }
 
-  /** The frame perf script prints for {@code address} of process {@code pid}. */
-  public Frame frame(int pid, long address, boolean kernel) {
-    if (kernel) {
-      return kernelFrames.computeIfAbsent(address, this::kernelFrame);
-    }
+  /**
+   * The maps of process {@code pid} and of the kernel as they are now, for frames resolved later
+   * (on any thread) as they would have been now: maps added from now on do not change them.
+   */
+  public View view(int pid) {
     AddressSpace space = spaces.get(pid);
+    KernelMaps k = kernelMaps;
+    k.shared = true;
+    return new View(pid, space == null ? null : space.share(), k);
+  }
+
+  /** The maps one record's frames are resolved in (see {@link #view}). */
+  public static final class View {
+    private final int pid;
+    private final AddressSpace space;
+    private final KernelMaps kernel;
+
+    private View(int pid, AddressSpace space, KernelMaps kernel) {
+      this.pid = pid;
+      this.space = space;
+      this.kernel = kernel;
+    }
+  }
+
+  /** The kernel's maps and the frames resolved in them; copied when changed once shared. */
+  private static final class KernelMaps {
+    final List<AddressSpace.Mapping> maps;
+    final ConcurrentHashMap<Long, Frame> frames = new ConcurrentHashMap<>();
+    /** Set and read by the one thread that adds maps. */
+    boolean shared;
+
+    KernelMaps(List<AddressSpace.Mapping> from) {
+      maps = new CopyOnWriteArrayList<>(from);
+    }
+  }
+
+  /** The frame perf script prints for {@code address} of process {@code pid}, with its maps now. */
+  public Frame frame(int pid, long address, boolean kernel) {
+    return kernel ? kernelFrame(kernelMaps, address) : spaceFrame(pid, spaces.get(pid), address);
+  }
+
+  /** The frame perf script prints for {@code address} in the maps of {@code view}. */
+  public Frame frame(View view, long address, boolean kernel) {
+    return kernel ? kernelFrame(view.kernel, address)
+        : spaceFrame(view.pid, view.space, address);
+  }
+
+  private Frame spaceFrame(int pid, AddressSpace space, long address) {
     if (space == null) {
       return new Frame(UNKNOWN, UNKNOWN, address);
     }
@@ -94,8 +143,8 @@ public final class Symbolizer implements AutoCloseable {
       return known;
     }
     Frame frame = userFrame(pid, space.find(address), address);
-    space.frames().putIfAbsent(address, frame);
-    return frame;
+    Frame first = space.frames().putIfAbsent(address, frame);
+    return first != null ? first : frame;
   }
 
   private Frame userFrame(int pid, AddressSpace.Mapping map, long address) {
@@ -118,10 +167,16 @@ public final class Symbolizer implements AutoCloseable {
     return new Frame(nameAt(table, offset, true), file, offset);
   }
 
-  private Frame kernelFrame(long address) {
+  private Frame kernelFrame(KernelMaps k, long address) {
+    Frame known = k.frames.get(address);
+    if (known != null) {
+      return known;
+    }
     KernelSymbols.Loaded loaded = kernelSymbols();
-    String dso = kernelDso(address);
-    return new Frame(nameAt(loaded.table(), address, false), dso, address);
+    String dso = kernelDso(k.maps, address);
+    Frame frame = new Frame(nameAt(loaded.table(), address, false), dso, address);
+    Frame first = k.frames.putIfAbsent(address, frame);
+    return first != null ? first : frame;
   }
 
   /**
@@ -129,7 +184,7 @@ public final class Symbolizer implements AutoCloseable {
    * As in perf, the kernel's own map reaches to the next kernel map (or the end of memory), past
    * the length its MMAP record gives: .init.text lies beyond _etext.
    */
-  private String kernelDso(long address) {
+  private static String kernelDso(List<AddressSpace.Mapping> kernelMaps, long address) {
     if (kernelMaps.isEmpty()) {
       return KERNEL_DSO;
     }
@@ -183,7 +238,7 @@ public final class Symbolizer implements AutoCloseable {
   }
 
   private String kernelBuildId() {
-    for (AddressSpace.Mapping map : kernelMaps) {
+    for (AddressSpace.Mapping map : kernelMaps.maps) {
       if (map.filename().startsWith(KERNEL_DSO) && map.buildId() != null) {
         return map.buildId();
       }

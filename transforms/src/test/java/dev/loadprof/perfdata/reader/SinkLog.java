@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * Every sink call as one line of text, in order, so that two readers' calls can be compared; the
  * frames' symbols (which depend on the symbolizer) are kept apart from the rest.
  */
-final class SinkLog implements TraceEventSink {
+class SinkLog implements TraceEventSink {
   final List<String> calls = new ArrayList<>();
   /** Per call with a stack: the frames' symbols, "sym|sym|...". */
   final List<String> symbols = new ArrayList<>();

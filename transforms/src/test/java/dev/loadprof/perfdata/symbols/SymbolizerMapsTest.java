@@ -35,6 +35,31 @@ class SymbolizerMapsTest {
   }
 
   @Test
+  void aViewKeepsTheMapsOfItsTimeWhateverComesLater() {
+    symbolizer.mmap(42, 0x400000, 0x2000, 0, "/bin/old", null);
+    symbolizer.mmap(-1, 0xffffffff81000000L, 0x1000000, 0, "[kernel.kallsyms]_text", null);
+    Symbolizer.View before = symbolizer.view(42);
+    // an exec's new image over the old one, a fork, and a module after the kernel's map
+    symbolizer.mmap(42, 0x401000, 0x1000, 0x5000, "/bin/new", null);
+    symbolizer.mmap(-1, 0xffffffffc0000000L, 0x1000, 0, "/lib/modules/x/m.ko", null);
+    symbolizer.fork(42, 43);
+    Symbolizer.View after = symbolizer.view(42);
+    Symbolizer.View child = symbolizer.view(43);
+    symbolizer.mmap(42, 0x400000, 0x2000, 0, "/bin/third", null);
+    // resolved late, and the later view first: each in its own maps
+    assertEquals(new Frame("[unknown]", "/bin/new", 0x5010),
+        symbolizer.frame(after, 0x401010, false));
+    assertEquals(new Frame("[unknown]", "/bin/old", 0x1010),
+        symbolizer.frame(before, 0x401010, false));
+    assertEquals(new Frame("[unknown]", "/bin/new", 0x5010),
+        symbolizer.frame(child, 0x401010, false));
+    assertEquals(new Frame("[unknown]", "/bin/third", 0x1010),
+        symbolizer.frame(42, 0x401010, false));
+    assertEquals("[kernel.kallsyms]", symbolizer.frame(before, 0xffffffffc0000010L, true).dso());
+    assertEquals("[m]", symbolizer.frame(after, 0xffffffffc0000010L, true).dso());
+  }
+
+  @Test
   void addressesOutsideEveryMapAreUnknownAndAbsolute() {
     symbolizer.mmap(42, 0x400000, 0x1000, 0, "[heap]", null);
     assertEquals(new Frame("[unknown]", "[unknown]", 0x500000),
