@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,11 +118,15 @@ public final class PprofBuilder {
     // One location per distinct frame, i.e. per (address, mapping) as long as an address names
     // one symbol; one function per (symbol, file). Ids in sorted frame order, so that they do
     // not depend on the input order.
-    // Distinct frames by hash (a frame's strings cache their hashes), sorted once.
+    // Distinct frames by hash (a frame's strings cache their hashes), sorted once; each frame
+    // object is hashed by value once (stacks share frame objects), then found by identity.
     Set<Frame> distinct = new HashSet<>();
+    Map<Frame, Long> seen = new IdentityHashMap<>();
     for (StackWeight s : kept) {
       for (Frame f : s.stack()) {
-        distinct.add(f);
+        if (seen.put(f, 0L) == null) {
+          distinct.add(f);
+        }
       }
     }
     List<Frame> sortedFrames = new ArrayList<>(distinct);
@@ -159,7 +164,12 @@ public final class PprofBuilder {
     for (StackWeight s : kept) {
       Sample.Builder sample = Sample.newBuilder();
       for (Frame f : s.stack()) {
-        sample.addLocationId(frameIds.get(f));
+        Long id = seen.get(f);
+        if (id == 0L) {
+          id = frameIds.get(f);
+          seen.put(f, id);
+        }
+        sample.addLocationId(id);
       }
       sample.addValue(s.count()).addValue(s.cpuNs()).addValue(s.wallNs());
       sample.addLabel(Label.newBuilder().setKey(loadKey).setNum(s.load()));

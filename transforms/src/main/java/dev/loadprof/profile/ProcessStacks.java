@@ -4,6 +4,7 @@ import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,19 @@ public final class ProcessStacks {
 
   public static List<StackWeight> merge(List<StackWeight> stacks) {
     Map<Frame, Frame> symbolic = new HashMap<>();
+    // Each frame object's symbolic frame, found by identity: stacks share their frame objects.
+    Map<Frame, Frame> symbolicOf = new IdentityHashMap<>();
     Map<Key, long[]> sums = new LinkedHashMap<>();
     for (StackWeight s : stacks) {
       Frame[] frames = new Frame[s.stack().length];
       for (int i = 0; i < frames.length; i++) {
         Frame f = s.stack()[i];
-        frames[i] = symbolic.computeIfAbsent(withoutAddress(f), k -> k);
+        Frame known = symbolicOf.get(f);
+        if (known == null) {
+          known = symbolic.computeIfAbsent(withoutAddress(f), k -> k);
+          symbolicOf.put(f, known);
+        }
+        frames[i] = known;
       }
       Key key = new Key(s.runId(), s.pid(), s.load(), new CallStack(frames));
       long[] sum = sums.computeIfAbsent(key, k -> new long[2]);

@@ -62,7 +62,9 @@ public final class Analysis {
     p.sort(PROCESS_ORDER);
     List<StackWeight> t = new ArrayList<>(stacks);
     t.sort(StackOrder.STACKS);
-    List<StackWeight> s = ProcessStacks.merge(stacks);
+    // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
+    // which the sort merges; the sort's order is total on merged stacks, so the same either way.
+    List<StackWeight> s = ProcessStacks.merge(t);
     s.sort(StackOrder.STACKS);
     this.threadStacks = List.copyOf(t);
     this.runs = List.copyOf(r);

@@ -199,6 +199,30 @@ class PprofBuilderTest {
     }
   }
 
+  /**
+   * Frames found by object identity first (stacks share their frame objects) still count by
+   * value: equal frames in separate objects give the same locations, functions and merged
+   * stacks as one shared object.
+   */
+  @Test
+  void equalFramesInSeparateObjectsAreOneFrame() throws IOException {
+    Analysis shared = Fixtures.mixed(LoadRange.ALL);
+    List<StackWeight> copied = new ArrayList<>();
+    for (StackWeight s : shared.threadStacks()) {
+      Frame[] frames = new Frame[s.stack().length];
+      for (int i = 0; i < frames.length; i++) {
+        Frame f = s.stack()[i];
+        frames[i] = new Frame(new String(f.symbol()), new String(f.dso()), f.address());
+      }
+      copied.add(new StackWeight(s.runId(), s.pid(), s.tid(), s.load(), frames, s.count(),
+          s.cpuNs()));
+    }
+    Analysis separate = new Analysis(shared.runs(), shared.processes(), copied,
+        shared.loadFilter(), shared.groupBy());
+    assertArrayEquals(gz(shared), gz(separate));
+    assertEquals(shared.stacks(), separate.stacks());
+  }
+
   @Test
   void bytesDoNotDependOnInputOrder() throws IOException {
     Analysis a = Fixtures.mixed(LoadRange.ALL);
