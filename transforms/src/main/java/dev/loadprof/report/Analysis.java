@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Everything the reports render, in a fixed order: runs by id; processes by most samples, then
@@ -36,6 +37,8 @@ public final class Analysis {
   private final LoadRange loadFilter;
   private final GroupBy groupBy;
   private final Map<String, List<StackWeight>> stacksByProcess = new HashMap<>();
+  /** Function tables made so far: several reports print the same process's. */
+  private final Map<String, FunctionTable> functionTables = new ConcurrentHashMap<>();
   private final ProcessNames names;
   private String nothingLeftNote = "";
   private String sampleFilter = "";
@@ -157,6 +160,12 @@ public final class Analysis {
       }
     }
     return out;
+  }
+
+  /** The function table of one process's stacks that pass the load filter, made once. */
+  FunctionTable functionTableOf(ProcessLoad p) {
+    return functionTables.computeIfAbsent(key(p.runId, p.pid),
+        k -> FunctionTable.of(filteredStacksOf(p)));
   }
 
   /** The stacks of all processes that pass the load filter, sorted. */

@@ -37,8 +37,9 @@ public final class FunctionTable {
     this.bestLoad = best;
   }
 
+  /** The table of one process of the analysis (made once per analysis and process). */
   public static FunctionTable of(Analysis a, ProcessLoad p) {
-    return of(a.filteredStacksOf(p));
+    return a.functionTableOf(p);
   }
 
   /** Builds the table from one process's stacks (already load-filtered). */

@@ -29,6 +29,11 @@ public final class NativePerfDataReader {
   private static final int MAX_KERNEL_TYPE = 31;
 
   private static final int MAX_USER_TYPE = 127;
+  /**
+   * Decoding threads per read at most: the sink takes the events on one thread, and a runner
+   * may read several files at once.
+   */
+  private static final int MAX_THREADS = 4;
 
   private final PerfDataFile file;
   private final SchedRecords sched;
@@ -74,11 +79,11 @@ public final class NativePerfDataReader {
 
   /**
    * Sends every event of the file to {@code sink}, in perf script's order, its samples decoded
-   * on all cores. A damaged record ends the read with a malformed report naming its byte offset;
-   * what came before is kept.
+   * on all cores (up to four). A damaged record ends the read with a malformed report naming
+   * its byte offset; what came before is kept.
    */
   public void read(TraceEventSink sink) throws IOException {
-    read(sink, Runtime.getRuntime().availableProcessors());
+    read(sink, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
   }
 
   /**
