@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -141,6 +142,9 @@ final class ParallelSamples implements AutoCloseable {
   void deliver(TraceEventSink sink) throws IOException {
     try {
       for (Future<List<EventLog.Event>> next; (next = queue.take()) != END; ) {
+        if (next instanceof FutureTask<?> task) {
+          task.run(); // a batch no decoder has begun yet: decoded here rather than waited for
+        }
         for (EventLog.Event event : next.get()) {
           event.accept(sink);
         }
