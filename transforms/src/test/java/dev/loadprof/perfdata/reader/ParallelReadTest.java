@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,17 +20,11 @@ class ParallelReadTest {
   @TempDir Path dir;
 
   private Path shipped() throws IOException {
-    Path data = dir.resolve("tiny-mixed.data");
-    try (InputStream in = new GZIPInputStream(
-        getClass().getResourceAsStream("/perfdata/tiny-mixed.data.gz"))) {
-      Files.write(data, in.readAllBytes());
-    }
-    return data;
+    return ShippedPerfDataTest.shipped(dir);
   }
 
   private SymbolSources nowhere() throws IOException {
-    Path empty = Files.createDirectories(dir.resolve("empty"));
-    return new SymbolSources(empty, empty, empty.resolve("kallsyms"), empty);
+    return ShippedPerfDataTest.nowhere(dir);
   }
 
   @Test

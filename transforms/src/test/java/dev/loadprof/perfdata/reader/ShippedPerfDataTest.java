@@ -35,15 +35,25 @@ class ShippedPerfDataTest {
   @TempDir Path dir;
 
   private Path shipped() throws IOException {
+    return shipped(dir);
+  }
+
+  /** The shipped file, unpacked into {@code dir}. */
+  static Path shipped(Path dir) throws IOException {
     Path data = dir.resolve("tiny-mixed.data");
-    try (InputStream in = new GZIPInputStream(getClass().getResourceAsStream(DATA))) {
+    try (InputStream in = new GZIPInputStream(
+        ShippedPerfDataTest.class.getResourceAsStream(DATA))) {
       Files.write(data, in.readAllBytes());
     }
     return data;
   }
 
-  /** Symbols from empty places: every frame is [unknown], and nothing of this machine is read. */
   private SymbolSources nowhere() throws IOException {
+    return nowhere(dir);
+  }
+
+  /** Symbols from empty places: every frame is [unknown], and nothing of this machine is read. */
+  static SymbolSources nowhere(Path dir) throws IOException {
     Path empty = Files.createDirectories(dir.resolve("empty"));
     return new SymbolSources(empty, empty, empty.resolve("kallsyms"), empty);
   }
