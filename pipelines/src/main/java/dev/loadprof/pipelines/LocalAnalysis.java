@@ -45,6 +45,7 @@ public final class LocalAnalysis {
         runs.put(info.runId, info);
         windows.finish(info);
       }
+      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
       Map<String, ProcessAccumulator> processes = joiner.processes();
       JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
       analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), joiner.health(),

@@ -111,7 +111,6 @@ final class WindowJoiner implements AutoCloseable {
   /** One window's blocks: run intervals built on each, the samples weighed by load, merged. */
   private void joinAndMerge(List<EventBlock> blocks, RunInfo run) {
     for (EventBlock b : blocks) {
-      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the join's first half begun
       CpuTimeline.replay(b, true);
     }
     String runId = blocks.get(0).runId;
@@ -125,7 +124,9 @@ final class WindowJoiner implements AutoCloseable {
         b.health.forEach((k, v) -> sums.merge(k, v, Long::sum));
       }
     }
-    JobProgress.advance(JobProgress.Stage.JOINING, blocks.size());
+    // Counted, not shown: the progress line shows the reading, whose total is known, until
+    // every trace is read (LocalAnalysis then begins the joining stage).
+    JobProgress.advanceAlongside(JobProgress.Stage.JOINING, blocks.size());
   }
 
   /**
