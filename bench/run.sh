@@ -51,7 +51,7 @@
 #                              synthetic trace (switches: a switch and a wakeup per 4 samples) at
 #                              two revisions (default 60bc932, before they were kept, and HEAD's
 #                              commit), interleaved rounds, medians and ratios
-#   bench/run.sh local [ROUNDS]  big text traces in the CLI's JVM (windows joined as the trace is
+#   bench/run.sh local [ROUNDS] [TRACE...]  big text traces in the CLI's JVM (windows joined as the trace is
 #                              read) against embedded Flink, the launcher's choice for them
 #                              before: the 2 GB synthetic trace gzipped (gzip's default level)
 #                              against zcat | wc -l, and the 2.2 GB one with switch records
@@ -922,15 +922,20 @@ PY
 # within a round, and the outputs of the two compared.
 local_big() {
   local rounds="${1:-3}" gz="$work/cliff-2g.txt.gz" sw="$work/switches-2g.txt"
+  shift || true
+  local inputs=("$@") # given traces instead of the two synthetic ones
   build
-  [ -f "$work/cliff-2g.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$work/cliff-2g.txt" 64 36
-  [ -f "$gz" ] || gzip -c "$work/cliff-2g.txt" >"$gz" # gzip's default level, as a user's
-  [ -f "$sw" ] || java -Xmx8g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$sw" 64 24 switches
-  ls -l "$gz" "$sw"
+  if [ ${#inputs[@]} = 0 ]; then
+    [ -f "$work/cliff-2g.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$work/cliff-2g.txt" 64 36
+    [ -f "$gz" ] || gzip -c "$work/cliff-2g.txt" >"$gz" # gzip's default level, as a user's
+    [ -f "$sw" ] || java -Xmx8g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$sw" 64 24 switches
+    inputs=("$gz" "$sw")
+  fi
+  ls -l "${inputs[@]}"
   local tsv="$work/local-big.tsv" r input step t out
   : >"$tsv"
   for ((r = 1; r <= rounds; r++)); do
-    for input in "$gz" "$sw"; do
+    for input in "${inputs[@]}"; do
       local steps=(read local flink)
       ((r % 2)) || steps=(read flink local)
       for step in "${steps[@]}"; do
@@ -972,7 +977,7 @@ for inp in sorted({r[1] for r in rows}):
               " ".join("%.2f" % p for p in per)))
 PY
   local f name
-  for input in "$gz" "$sw"; do
+  for input in "${inputs[@]}"; do
     name=$(basename "$input")
     for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json offcpu.folded; do
       cmp -s "$work/local-big-out-local-$name/$f" "$work/local-big-out-flink-$name/$f" \
