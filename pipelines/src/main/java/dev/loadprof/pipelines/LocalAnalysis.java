@@ -1,5 +1,7 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.archive.RunSelection;
+import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.ProcessAccumulator;
@@ -34,6 +36,15 @@ public final class LocalAnalysis {
    */
   public static long run(List<String> traces, AnalyzeSettings settings, AnalysisWriter writer)
       throws IOException {
+    return run(traces, List.of(), settings, writer);
+  }
+
+  /**
+   * Also reads {@code archives} (local archive directories) as {@link ReadArchive} does: each
+   * archived run's blocks are read whole, then its windows joined.
+   */
+  public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
+      AnalysisWriter writer) throws IOException {
     ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings);
     SampleSelection selection = AnalyzePipeline.samples(settings);
     Map<String, RunInfo> runs = new LinkedHashMap<>();
@@ -44,6 +55,16 @@ public final class LocalAnalysis {
         RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
         runs.put(info.runId, info);
         windows.finish(info);
+      }
+      for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
+          RunSelection.parse(settings.nights(), settings.hosts()))) {
+        runs.put(run.info().runId, run.info());
+        WindowJoiner.Trace windows = joiner.trace();
+        ReadArchive.readBlocksLocally(run, block -> {
+          JobProgress.expect(JobProgress.Stage.JOINING, 1);
+          windows.add(block);
+        });
+        windows.finish(run.info());
       }
       JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
       Map<String, ProcessAccumulator> processes = joiner.processes();
