@@ -72,8 +72,12 @@ public final class ThreadStates {
       WaitFilter filter, int cpus) {
     // A thread's life starts at its first event of any kind, not only at a run: a program whose
     // first record is a switch-out (it slept before it was ever sampled) waits from there.
-    return r.states.summarize(Math.min(spanStartNs, r.states.m.firstNs()), spanEndNs, filter,
-        cpus);
+    ThreadStateSummary s = new ThreadStateSummary();
+    Sweep sweep = r.states.summarize(s, Math.min(spanStartNs, r.states.m.firstNs()), spanEndNs,
+        filter, cpus);
+    r.lastSweep = sweep;
+    r.lastFilter = filter;
+    return s;
   }
 
   /**
@@ -91,6 +95,9 @@ public final class ThreadStates {
   /** A process's replayed threads. */
   public static final class Replayed {
     private final ThreadStates states;
+    /** The sweep of the last summary computed from this replay, and its filter. */
+    private Sweep lastSweep;
+    private WaitFilter lastFilter;
 
     private Replayed(ThreadStates states) {
       this.states = states;
@@ -98,6 +105,21 @@ public final class ThreadStates {
 
     Pieces pieces() {
       return states.pieces;
+    }
+
+    /**
+     * The last summary's sweep, if it keeps the same instants as filter would (the same --time
+     * ranges and --load range), else null. Its span may differ: the kept time H(b) - H(a)
+     * between two instants within the pieces does not depend on the span, only on the pieces
+     * and the filter (H grows by whole nanoseconds, so the difference is exact either way).
+     */
+    Sweep sweepFor(WaitFilter filter) {
+      WaitFilter f = lastFilter;
+      if (f == null || f.minLoad() != filter.minLoad() || f.maxLoad() != filter.maxLoad()
+          || !Arrays.equals(f.timeRanges(), filter.timeRanges())) {
+        return null;
+      }
+      return lastSweep;
     }
   }
 
@@ -217,8 +239,8 @@ public final class ThreadStates {
 
   // ---------------------------------------------------------------- over the process
 
-  private ThreadStateSummary summarize(long spanStart, long spanEnd, WaitFilter f, int cpus) {
-    ThreadStateSummary s = new ThreadStateSummary();
+  private Sweep summarize(ThreadStateSummary s, long spanStart, long spanEnd, WaitFilter f,
+      int cpus) {
     s.hasStates = m.sawStates;
     s.hasStacks = m.sawStacks;
     Sweep sweep = new Sweep(pieces, spanStart, spanEnd, f, s, cpus);
@@ -251,7 +273,7 @@ public final class ThreadStates {
         splitRunnable(s, p, i, ns);
       }
     }
-    return s;
+    return sweep;
   }
 
   /**
