@@ -5,6 +5,8 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Replays a process's {@link ThreadMarks} into its threads' states over the whole span.
@@ -26,9 +28,10 @@ public final class ThreadStates {
   private static final int RUNNING = ThreadStateSummary.RUNNING_ORDINAL;
   private static final int RUNNABLE = ThreadState.RUNNABLE.ordinal();
   private static final CallStack NO_STACK = new CallStack(new Frame[0]);
+  private static final ThreadState[] STATES = ThreadState.values();
 
   private final ThreadMarks m;
-  private final Pieces pieces = new Pieces();
+  private final Pieces pieces;
 
   private final long traceEndNs;
   private final RunnableTails tails;
@@ -36,6 +39,8 @@ public final class ThreadStates {
   private ThreadStates(ThreadMarks marks, long traceEndNs) {
     this.m = marks;
     this.traceEndNs = traceEndNs;
+    // About two pieces per mark (a run and the wait after it; a woken sleep is two waits).
+    this.pieces = new Pieces(2 * marks.count + 16);
     this.tails = new RunnableTails(marks);
   }
 
@@ -245,6 +250,14 @@ public final class ThreadStates {
     s.hasStacks = m.sawStacks;
     Sweep sweep = new Sweep(pieces, spanStart, spanEnd, f, s, cpus);
     Pieces p = pieces;
+    // Each wait's sum in a cell, in the order the waits are first seen (then put in s.waits in
+    // that order: the same sums and the same map as merging each piece). A thread's pieces come
+    // together, so the last cell mostly serves the next piece without a lookup.
+    Map<ThreadStateSummary.Wait, double[]> waitCells = new LinkedHashMap<>();
+    double[] cell = null;
+    int cellTid = 0;
+    int cellState = -1;
+    int cellStack = 0;
     for (int i = 0; i < p.count; i++) {
       if (!f.keepsThread(p.tid[i]) || !f.keepsCpu(p.cpu[i])) {
         continue;
@@ -258,9 +271,16 @@ public final class ThreadStates {
       if (state == RUNNING) {
         continue;
       }
-      ThreadState st = ThreadState.values()[state];
+      ThreadState st = STATES[state];
       CallStack stack = p.stack[i] < 0 ? NO_STACK : m.stacks.get(p.stack[i]);
-      s.waits.merge(new ThreadStateSummary.Wait(p.tid[i], st, stack), ns, Double::sum);
+      if (cell == null || p.tid[i] != cellTid || state != cellState || p.stack[i] != cellStack) {
+        cell = waitCells.computeIfAbsent(new ThreadStateSummary.Wait(p.tid[i], st, stack),
+            w -> new double[1]);
+        cellTid = p.tid[i];
+        cellState = state;
+        cellStack = p.stack[i];
+      }
+      cell[0] += ns;
       double share = sweep.shareOf(i);
       if (share > 0) {
         s.load0ByCause.merge(new ThreadStateSummary.Cause(st, stack), share, Double::sum);
@@ -273,6 +293,7 @@ public final class ThreadStates {
         splitRunnable(s, p, i, ns);
       }
     }
+    waitCells.forEach((w, sum) -> s.waits.put(w, sum[0]));
     return sweep;
   }
 
@@ -310,21 +331,36 @@ public final class ThreadStates {
   /** Waits and runs of all threads, as they were replayed. */
   static final class Pieces {
     int count;
-    int[] tid = new int[0];
-    long[] start = new long[0];
-    long[] end = new long[0];
-    int[] state = new int[0];
-    int[] stack = new int[0];
-    int[] run = new int[0];
-    int[] cpu = new int[0];
-    boolean[] unfinished = new boolean[0];
+    int[] tid;
+    long[] start;
+    long[] end;
+    int[] state;
+    int[] stack;
+    int[] run;
+    int[] cpu;
+    boolean[] unfinished;
+
+    Pieces() {
+      this(16);
+    }
+
+    Pieces(int capacity) {
+      tid = new int[capacity];
+      start = new long[capacity];
+      end = new long[capacity];
+      state = new int[capacity];
+      stack = new int[capacity];
+      run = new int[capacity];
+      cpu = new int[capacity];
+      unfinished = new boolean[capacity];
+    }
 
     void add(int t, long a, long b, int st, int sk, int r, int c, boolean open) {
       if (b <= a) {
         return;
       }
       if (count == tid.length) {
-        int n = Math.max(16, count * 2);
+        int n = Math.max(16, count + (count >> 1));
         tid = Arrays.copyOf(tid, n);
         start = Arrays.copyOf(start, n);
         end = Arrays.copyOf(end, n);
