@@ -165,7 +165,7 @@ public final class WindowThreads {
    * so that a look at [from, to) starts at the first interval that can overlap it instead of
    * at the window's start.
    */
-  private static final class CpuRuns {
+  static final class CpuRuns {
     final int cpu;
     final Intervals iv;
     /** maxEnd[j]: the latest end of intervals 0..j (non-decreasing). */
@@ -214,7 +214,7 @@ public final class WindowThreads {
   }
 
   /** Who held a CPU over [from, to), besides the thread tid. */
-  private record Occupancy(long own, long other, int top) {
+  record Occupancy(long own, long other, int top) {
     static Occupancy of(long own, Map<Integer, Long> others) {
       long other = 0;
       int top = TraceEventSink.UNKNOWN_ID;
