@@ -51,6 +51,11 @@
 #                              synthetic trace (switches: a switch and a wakeup per 4 samples) at
 #                              two revisions (default 60bc932, before they were kept, and HEAD's
 #                              commit), interleaved rounds, medians and ratios
+#   bench/run.sh local [ROUNDS] [TRACE...]  big text traces in the CLI's JVM (windows joined as the trace is
+#                              read) against embedded Flink, the launcher's choice for them
+#                              before: the 2 GB synthetic trace gzipped (gzip's default level)
+#                              against zcat | wc -l, and the 2.2 GB one with switch records
+#                              against cat | wc -l; interleaved rounds, ratios within a round
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -910,6 +915,77 @@ PY
   done
 }
 
+# Big text traces in the CLI's JVM (LocalAnalysis, which joins each window as soon as the trace
+# has passed it) against embedded Flink (the launcher's choice for them before), each round
+# running: the time to read the file (zcat | wc -l, or cat | wc -l), analyze as the launcher
+# runs it now, and analyze --runner flink; rows to $work/local-big.tsv, then medians and ratios
+# within a round, and the outputs of the two compared.
+local_big() {
+  local rounds="${1:-3}" gz="$work/cliff-2g.txt.gz" sw="$work/switches-2g.txt"
+  shift || true
+  local inputs=("$@") # given traces instead of the two synthetic ones
+  build
+  if [ ${#inputs[@]} = 0 ]; then
+    [ -f "$work/cliff-2g.txt" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$work/cliff-2g.txt" 64 36
+    [ -f "$gz" ] || gzip -c "$work/cliff-2g.txt" >"$gz" # gzip's default level, as a user's
+    [ -f "$sw" ] || java -Xmx8g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace "$sw" 64 24 switches
+    inputs=("$gz" "$sw")
+  fi
+  ls -l "${inputs[@]}"
+  local tsv="$work/local-big.tsv" r input step t out
+  : >"$tsv"
+  for ((r = 1; r <= rounds; r++)); do
+    for input in "${inputs[@]}"; do
+      local steps=(read local flink)
+      ((r % 2)) || steps=(read flink local)
+      for step in "${steps[@]}"; do
+        out="$work/local-big-out-$step-$(basename "$input")"
+        rm -rf "$out"
+        case "$step" in
+          read) if [[ "$input" == *.gz ]]; then set -- bash -c 'zcat "$1" | wc -l' _ "$input"
+                else set -- bash -c 'cat "$1" | wc -l' _ "$input"; fi ;;
+          local) set -- ./loadprof analyze --quiet -o "$out" "$input" ;;
+          flink) set -- ./loadprof analyze --quiet --runner flink -o "$out" "$input" ;;
+        esac
+        /usr/bin/time -f '%e %U %S %M' -o "$work/local-big-time" "$@" >"$work/local-big-$step.log" 2>&1 \
+          || echo "$step $(basename "$input"): exit $? (log $work/local-big-$step.log)"
+        t=$(tail -1 "$work/local-big-time")
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$(basename "$input")" "$step" \
+          "$(echo "$t" | cut -d' ' -f1)" "$(echo "$t" | awk '{print $2 + $3}')" \
+          "$(echo "$t" | cut -d' ' -f4)" "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tsv"
+      done
+    done
+  done
+  python3 - "$tsv" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+print("load average (1 min) during the runs: %s-%s" % (min(float(r[6]) for r in rows),
+                                                      max(float(r[6]) for r in rows)))
+for inp in sorted({r[1] for r in rows}):
+    def val(rnd, step, col):
+        return [float(r[col]) for r in rows if r[0] == rnd and r[1] == inp and r[2] == step][0]
+    rounds = sorted({r[0] for r in rows if r[1] == inp})
+    print(inp)
+    for step in ("read", "local", "flink"):
+        col = [r for r in rows if r[1] == inp and r[2] == step]
+        print("  %-5s wall %.2f s, cpu %.2f s, max rss %.0f MB (medians)" % (step,
+              statistics.median(float(r[3]) for r in col), statistics.median(float(r[4]) for r in col),
+              statistics.median(float(r[5]) for r in col) / 1024))
+    for a, b in (("local", "read"), ("flink", "read"), ("local", "flink")):
+        per = [val(x, a, 3) / val(x, b, 3) for x in rounds]
+        print("  wall %s / %s: median %.2f; per round %s" % (a, b, statistics.median(per),
+              " ".join("%.2f" % p for p in per)))
+PY
+  local f name
+  for input in "${inputs[@]}"; do
+    name=$(basename "$input")
+    for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json offcpu.folded; do
+      cmp -s "$work/local-big-out-local-$name/$f" "$work/local-big-out-flink-$name/$f" \
+        && echo "same $name $f" || echo "DIFFERENT $name $f"
+    done
+  done
+}
+
 case "${1:-}" in
   startup) shift; startup "$@" ;;
   cds) shift; cds "$@" ;;
@@ -924,6 +1000,7 @@ case "${1:-}" in
   stages) shift; stages "$@" ;;
   parse-ab) shift; parse_ab "$@" ;;
   wall-cost) shift; wall_cost "$@" ;;
+  local) shift; local_big "$@" ;;
   native) shift; native_reader "$@" ;;
   e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
   archive-sizes) archive_sizes ;;

@@ -55,10 +55,10 @@ final class AnalyzeCommand implements JobCommand {
     }
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven(), err);
-    if (local && in.archives().isEmpty() && runner.inThisJvm(pipelineArgs, in.traces())) {
+    if (local && runner.inThisJvm(pipelineArgs, in.traces())) {
       return inThisJvm(in, settings, outDir, out, err);
     }
-    if (options == null) { // archives: Beam's pipeline
+    if (options == null) { // an input that only Beam reads
       options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
           StoreEnvironment.paths(given, outDir));
       FileSystems.setDefaultPipelineOptions(options);
@@ -79,8 +79,8 @@ final class AnalyzeCommand implements JobCommand {
     try (OutputClaim claim = OutputClaim.take(outDir)) {
       long unusable;
       try (ProgressDisplay shown = progress.start(err)) {
-        unusable = LocalAnalysis.run(in.traces(), settings.writingTo(claim.staging()),
-            WriteReports.ANALYZE);
+        unusable = LocalAnalysis.run(in.traces(), in.archives(),
+            settings.writingTo(claim.staging()), WriteReports.ANALYZE);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -1,27 +1,21 @@
 package dev.loadprof.pipelines;
 
-import dev.loadprof.beam.BuildRunIntervals;
-import dev.loadprof.beam.JoinSamplesWithLoad;
+import dev.loadprof.archive.RunSelection;
+import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.WriteReports;
-import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
-import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.progress.JobProgress;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.AnalysisWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner: the same
@@ -29,7 +23,9 @@ import java.util.TreeMap;
  * the same outputs. For traces read on this machine by the default runner, where Beam's
  * DirectRunner cost several times the analysis itself (it re-encodes each element to check
  * it, and polls its watermarks on a core of its own while a trace is read: bench/RESULTS.md
- * section 18). Each trace's text is parsed on all cores; the windows are joined on one thread.
+ * section 18). Each trace's text is parsed on all cores; each window is joined on a thread of
+ * its own as soon as the trace says it is complete ({@link WindowJoiner}), so memory is bounded
+ * by the windows still open, not by the trace.
  */
 public final class LocalAnalysis {
   private LocalAnalysis() {}
@@ -40,75 +36,44 @@ public final class LocalAnalysis {
    */
   public static long run(List<String> traces, AnalyzeSettings settings, AnalysisWriter writer)
       throws IOException {
+    return run(traces, List.of(), settings, writer);
+  }
+
+  /**
+   * Also reads {@code archives} (local archive directories) as {@link ReadArchive} does: each
+   * archived run's blocks are read whole, then its windows joined.
+   */
+  public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
+      AnalysisWriter writer) throws IOException {
     ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings);
-    Map<String, RunInfo> runs = new LinkedHashMap<>();
-    Map<String, List<EventBlock>> windows = new TreeMap<>();
-    for (Read read : readAll(parse, traces)) {
-      runs.put(read.info.runId, read.info);
-      for (EventBlock b : read.blocks) {
-        windows.computeIfAbsent(BuildRunIntervals.runWindowKey(b.runId, b.window),
-            k -> new ArrayList<>()).add(b);
-      }
-    }
     SampleSelection selection = AnalyzePipeline.samples(settings);
-    Map<String, ProcessAccumulator> processes = new TreeMap<>();
-    Map<String, Map<String, Long>> health = new HashMap<>();
-    List<List<EventBlock>> grouped = new ArrayList<>(windows.values());
-    windows.clear();
-    // One thread: one CI run of the parallel version failed with a ConcurrentModificationException
-    // that could not be traced in time; the parsing inside each trace still uses every core.
-    List<Collection<ProcessAccumulator>> joined = grouped.stream()
-        .map(blocks -> join(blocks, selection, runs))
-        .toList();
-    for (int i = 0; i < grouped.size(); i++) {
-      String runId = grouped.get(i).get(0).runId;
-      for (EventBlock b : grouped.get(i)) {
-        if (!b.health.isEmpty()) {
-          Map<String, Long> sums = health.computeIfAbsent(runId, k -> new TreeMap<>());
-          b.health.forEach((k, v) -> sums.merge(k, v, Long::sum));
-        }
+    Map<String, RunInfo> runs = new LinkedHashMap<>();
+    Analysis analysis;
+    try (WindowJoiner joiner = new WindowJoiner(selection)) {
+      for (String path : traces) { // one after the other; each one's text is parsed on all cores
+        WindowJoiner.Trace windows = joiner.trace();
+        RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
+        runs.put(info.runId, info);
+        windows.finish(info);
       }
-      for (ProcessAccumulator acc : joined.get(i)) {
-        processes.computeIfAbsent(JoinSamplesWithLoad.runPidKey(runId, acc.pid),
-            k -> new ProcessAccumulator(acc.runId, acc.pid)).mergeFrom(acc);
+      for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
+          RunSelection.parse(settings.nights(), settings.hosts()))) {
+        runs.put(run.info().runId, run.info());
+        WindowJoiner.Trace windows = joiner.trace();
+        ReadArchive.readBlocksLocally(run, block -> {
+          JobProgress.expect(JobProgress.Stage.JOINING, 1);
+          windows.add(block);
+        });
+        windows.finish(run.info());
       }
+      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
+      Map<String, ProcessAccumulator> processes = joiner.processes();
+      JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
+      analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), joiner.health(),
+          new ArrayList<>(processes.values()), AnalyzePipeline.filters(settings, selection));
     }
-    JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
-    Analysis analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), health,
-        new ArrayList<>(processes.values()), AnalyzePipeline.filters(settings, selection));
     WriteReports.writeAtomically(analysis, settings.out(), writer);
     JobProgress.advance(JobProgress.Stage.WRITING, 1);
     return runs.values().stream().filter(RunInfo::isUnusable).count();
-  }
-
-  /** One window's blocks: run intervals built on each, then the samples weighed by load. */
-  private static Collection<ProcessAccumulator> join(List<EventBlock> blocks,
-      SampleSelection selection, Map<String, RunInfo> runs) {
-    for (EventBlock b : blocks) {
-      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the join's first half begun
-      CpuTimeline.replay(b, true);
-    }
-    Collection<ProcessAccumulator> out =
-        JoinSamplesWithLoad.join(blocks, selection, runs.get(blocks.get(0).runId));
-    JobProgress.advance(JobProgress.Stage.JOINING, blocks.size());
-    return out;
-  }
-
-  private record Read(RunInfo info, List<EventBlock> blocks) {}
-
-  /** Every trace read, one after the other (each one's text is parsed on every core). */
-  private static List<Read> readAll(ParseTraces parse, List<String> traces) throws IOException {
-    try {
-      return traces.stream().map(path -> {
-        List<EventBlock> blocks = new ArrayList<>();
-        try {
-          return new Read(parse.readLocally(path, blocks::add), blocks);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).toList();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
   }
 }

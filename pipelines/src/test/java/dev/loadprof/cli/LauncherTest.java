@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The ./loadprof launcher's choices by input size, read from its dry run
  * (LOADPROF_DRY_RUN=1 prints the java command and changes nothing): C1 and the serial collector
- * for the small example, embedded Flink with a console line from ~512 MB of text, and the
- * user's --runner always wins. Big inputs are sparse files: only their size is read. The
+ * for the small example, big traces in the CLI's JVM too (embedded Flink only when
+ * LOADPROF_FLINK_FROM_MB asks, with a console line), and the user's --runner always wins. Big inputs are sparse files: only their size is read. The
  * class-data archives: made by training runs (LOADPROF_CDS=train), one per classpath, mapped
  * only while current, never dumped by a user's job; checked in a copy of the launcher beside a
  * fake build, with a fake java on the PATH, so that exit codes and files can be watched.
@@ -42,12 +42,24 @@ class LauncherTest {
 
   private static DryRun dryRun(Path launcher, String... args)
       throws IOException, InterruptedException {
+    return dryRun(launcher, Map.of(), args);
+  }
+
+  private static DryRun dryRunWith(Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
+    return dryRun(LAUNCHER, env, args);
+  }
+
+  private static DryRun dryRun(Path launcher, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("bash", launcher.toString()));
     command.addAll(List.of(args));
     ProcessBuilder b = new ProcessBuilder(command);
     b.environment().put("LOADPROF_DRY_RUN", "1");
     b.environment().remove("LOADPROF_JAVA_OPTS");
     b.environment().remove("LOADPROF_CDS");
+    b.environment().remove("LOADPROF_FLINK_FROM_MB");
+    b.environment().putAll(env);
     Process p = b.start();
     assertEquals(true, p.waitFor(60, TimeUnit.SECONDS), "the launcher's dry run hung");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -107,15 +119,27 @@ class LauncherTest {
   }
 
   @Test
-  void aBigTraceRunsOnEmbeddedFlinkAndTheConsoleSaysSo() throws Exception {
-    Path big = sparse("big.txt", 600L << 20);
+  void aBigTraceStaysInTheClisJvm() throws Exception {
+    Path big = sparse("big.txt", 3L << 30);
     DryRun run = dryRun("analyze", big.toString());
+    assertThat(run.command(), containsString("LoadprofCli analyze " + big));
+    assertThat(run.command(), not(containsString("--runner")));
+    assertEquals("", run.console());
+  }
+
+  @Test
+  void flinkFromMbSendsABigTraceToEmbeddedFlinkAndTheConsoleSaysSo() throws Exception {
+    Path big = sparse("big.txt", 600L << 20);
+    DryRun run = dryRunWith(Map.of("LOADPROF_FLINK_FROM_MB", "512"), "analyze", big.toString());
     assertThat(run.command(), containsString("LoadprofCli analyze --runner flink " + big));
     assertThat(run.command(), containsString("lib/*"));
     assertThat(run.command(), not(containsString("TieredStopAtLevel")));
     assertThat(run.console(), containsString("about 600 MB of trace text: running on embedded"
-        + " Flink (--runner flink)"));
-    assertThat(run.console(), containsString("give --runner direct to keep the DirectRunner"));
+        + " Flink (--runner flink, LOADPROF_FLINK_FROM_MB=512)"));
+    Path gz = sparse("big.txt.gz", 40L << 20); // 16 x 40 MB = 640 MB of text
+    assertThat(dryRunWith(Map.of("LOADPROF_FLINK_FROM_MB", "512"), "analyze", gz.toString())
+        .command(), containsString("--runner flink"));
+    Files.delete(gz);
   }
 
   @Test
@@ -125,7 +149,8 @@ class LauncherTest {
       List<String> args = new ArrayList<>(List.of("analyze"));
       args.addAll(List.of(runner));
       args.add(big.toString());
-      DryRun run = dryRun(args.toArray(new String[0]));
+      DryRun run = dryRunWith(Map.of("LOADPROF_FLINK_FROM_MB", "512"),
+          args.toArray(new String[0]));
       assertThat(run.command(), not(containsString("--runner flink")));
       assertEquals("", run.console());
     }
@@ -147,13 +172,6 @@ class LauncherTest {
     DryRun run = dryRun("analyze", mid.toString());
     assertThat(run.command(), not(containsString("TieredStopAtLevel")));
     assertThat(run.command(), not(containsString("--runner")));
-  }
-
-  @Test
-  void compressedTracesCountAboutTheirText() throws Exception {
-    Path gz = sparse("big.txt.gz", 40L << 20); // 16 x 40 MB = 640 MB of text
-    assertThat(dryRun("analyze", gz.toString()).command(), containsString("--runner flink"));
-    Files.delete(gz);
   }
 
   // ---------------------------------------------------------------- class-data archives

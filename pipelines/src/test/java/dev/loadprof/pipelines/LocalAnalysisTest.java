@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * analyze without a Beam runner (the default for local inputs, {@link LocalAnalysis}) writes the
  * same bytes as the same job on Beam's DirectRunner ({@code --runner direct}), in every output:
  * on two text traces at once, with sample filters, on a perf.data file (native reader, and perf
- * script's pieces), and with a trace that cannot be analyzed (exit 2 both ways).
+ * script's pieces), on archives, and with a trace that cannot be analyzed (exit 2 both ways).
  */
 class LocalAnalysisTest {
   @TempDir Path dir;
@@ -62,6 +62,22 @@ class LocalAnalysisTest {
       Files.copy(in, data);
     }
     return data;
+  }
+
+  /** An archive of two runs, analyzed with a trace; and the same run archived twice. */
+  @Test
+  void archivesGiveTheSameOutputsAsTheDirectRunner() throws IOException {
+    Path archive = dir.resolve("archive");
+    for (String trace : List.of("phases", "stalls")) {
+      E2e.cli("archive", "--out", archive.toString(), E2e.trace(trace).toString()).assertOk();
+    }
+    same(List.of(), true, archive.toString(), E2e.trace("stalls_busy").toString());
+    Path again = dir.resolve("again");
+    Path copy = dir.resolve("phases-copy.txt.gz");
+    Files.copy(E2e.trace("phases"), copy);
+    E2e.cli("archive", "--out", again.toString(), E2e.trace("phases").toString()).assertOk();
+    E2e.cli("archive", "--out", again.toString(), copy.toString()).assertOk();
+    same(List.of(), true, again.toString());
   }
 
   @Test

@@ -20,6 +20,7 @@ import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.values.KV;
@@ -124,9 +125,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   /**
    * Reads one input as this step does, without a runner: its perf.data pieces (if perf script
    * decodes it) decoded on parallel threads, then its blocks handed to {@code blocks} in the
-   * trace's order; returns its run's info.
+   * trace's order; returns its run's info. {@code windowsComplete} (or null) hears, as the
+   * trace is read, each window before which no more blocks will come.
    */
-  public RunInfo readLocally(String path, Consumer<EventBlock> blocks) throws IOException {
+  public RunInfo readLocally(String path, Consumer<EventBlock> blocks,
+      LongConsumer windowsComplete) throws IOException {
     List<PieceTask> planned = DecodePerfData.plan(path, decodePieces, splitBy, perfDataReading);
     List<PieceTask> pieces = new ArrayList<>();
     try {
@@ -142,7 +145,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       throw e.getCause();
     }
     return ParseFn.read(path, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
-        blocks);
+        blocks, windowsComplete);
   }
 
   /** The run id of a trace file; see {@link RunIds#of}, which new code should call. */
@@ -171,7 +174,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
       RunInfo info = read(input.getKey(), pieces, windowNs, samplingEvent, parseThreads,
-          logWarnings, block -> out.get(BLOCKS).output(block));
+          logWarnings, block -> out.get(BLOCKS).output(block), null);
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
@@ -187,7 +190,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
      * returns its run's info: this step's work for one input, which needs no runner.
      */
     static RunInfo read(String path, List<PieceTask> pieces, long windowNs, String samplingEvent,
-        int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks) throws IOException {
+        int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
+        LongConsumer windowsComplete) throws IOException {
       String runId = RunIds.of(path);
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
@@ -195,6 +199,9 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
             JobProgress.expect(JobProgress.Stage.JOINING, 1);
             blocks.accept(block);
           });
+      if (windowsComplete != null) {
+        builder.onWindowsComplete(windowsComplete);
+      }
       TreeMap<String, String> buildIds = new TreeMap<>();
       NativePerfDataReader nativeReader = null;
       String capturedOn = "";

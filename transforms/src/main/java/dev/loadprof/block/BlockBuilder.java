@@ -12,6 +12,7 @@ import static dev.loadprof.model.TraceEventSink.UNKNOWN_ID;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Cuts the event stream of one run into blocks of (lane, time window) and hands each block on as
@@ -37,7 +38,7 @@ public final class BlockBuilder implements TraceEventSink {
   private final SampleIntervalEstimate interval = new SampleIntervalEstimate();
   private final Map<Integer, OpenBlock> openByCpu = new TreeMap<>();
   private final Lanes lanes = new Lanes();
-
+  private final CompleteWindows complete = new CompleteWindows();
   private final FarJumpGate gate;
   private final TimeDamage damage = new TimeDamage();
   /** Whether any sample has a caller under its own frame: false for perf record without -g. */
@@ -48,10 +49,7 @@ public final class BlockBuilder implements TraceEventSink {
   private long firstNs = Long.MAX_VALUE;
   private long lastNs = Long.MIN_VALUE;
 
-  /**
-   * A running thread is carried through at most this many windows (or FAR_NS, if longer) in which
-   * its CPU recorded nothing, so that no work scales with empty time.
-   */
+  /** A running thread is carried through at most this many windows (or FAR_NS) without a record. */
   static final int MAX_CARRY_WINDOWS = 16;
 
   /** A record this far (or a window, if longer) from the run's time is held back or skipped. */
@@ -83,6 +81,11 @@ public final class BlockBuilder implements TraceEventSink {
    */
   public void decodedFromPerfData() {
     fromPerfData = true;
+  }
+
+  /** Tells {@code completeBefore} each time the windows before a later one are complete. */
+  public void onWindowsComplete(LongConsumer completeBefore) {
+    complete.listen(completeBefore);
   }
 
   // ---------------------------------------------------------------- TraceEventSink
@@ -375,6 +378,7 @@ public final class BlockBuilder implements TraceEventSink {
     if (b == null) {
       b = new OpenBlock(cpu, window, new CpuState());
       openByCpu.put(cpu, b);
+      complete.opened(window);
       return b;
     }
     if (window < b.window) {
@@ -395,8 +399,10 @@ public final class BlockBuilder implements TraceEventSink {
           break;
         }
       }
+      complete.moved(b.window, window);
       b = new OpenBlock(cpu, window, state);
       openByCpu.put(cpu, b);
+      complete.announce(lastNs, windowNs);
     }
     return b;
   }

@@ -66,6 +66,15 @@ public final class JobProgress {
     DONE.addAndGet(stage.ordinal(), amount);
   }
 
+  /**
+   * Counts work done in a stage that runs alongside an earlier one (windows joined while the
+   * trace is still read) without making it the stage shown: the line goes on showing the
+   * reading, whose total is known, until the reading is done.
+   */
+  public static void advanceAlongside(Stage stage, long amount) {
+    DONE.addAndGet(stage.ordinal(), amount);
+  }
+
   /** The latest stage begun, or null before any. */
   public static Snapshot snapshot() {
     int i = CURRENT.get();

@@ -64,10 +64,33 @@ public final class StateTimeline implements Serializable {
   public static StateTimeline compute(ThreadStates.Replayed replayed, long spanStartNs,
       long spanEndNs, WaitFilter filter) {
     ThreadStates.Pieces pieces = replayed.pieces();
-    // cpus 0: the scratch summary's CPU-wait split is not needed here.
-    Sweep sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary(),
-        0);
-    return of(pieces, filter, sweep::hAt, MAX_BUCKETS, MAX_LANES);
+    // The summary's sweep when it keeps the same instants; else one of its own (cpus 0: the
+    // scratch summary's CPU-wait split is not needed here).
+    Sweep sweep = replayed.sweepFor(filter);
+    if (sweep == null) {
+      sweep = new Sweep(pieces, spanStartNs, spanEndNs, filter, new ThreadStateSummary(), 0);
+    }
+    Sweep kept = sweep;
+    return of(pieces, filter, new Kept() {
+      @Override
+      public double of(int piece) {
+        return kept.keptOf(piece);
+      }
+
+      @Override
+      public double within(int piece, long from, long to) {
+        return kept.keptWithin(piece, from, to);
+      }
+    }, MAX_BUCKETS, MAX_LANES);
+  }
+
+  /** The kept time of pieces and of parts of them. */
+  interface Kept {
+    /** The kept time of a whole piece. */
+    double of(int piece);
+
+    /** The kept time of [from, to), within a piece. */
+    double within(int piece, long from, long to);
   }
 
   /**
@@ -76,6 +99,21 @@ public final class StateTimeline implements Serializable {
    */
   static StateTimeline of(ThreadStates.Pieces p, WaitFilter f, LongToDoubleFunction kept,
       int maxBuckets, int maxLanes) {
+    return of(p, f, new Kept() {
+      @Override
+      public double of(int piece) {
+        return kept.applyAsDouble(p.end[piece]) - kept.applyAsDouble(p.start[piece]);
+      }
+
+      @Override
+      public double within(int piece, long from, long to) {
+        return kept.applyAsDouble(to) - kept.applyAsDouble(from);
+      }
+    }, maxBuckets, maxLanes);
+  }
+
+  static StateTimeline of(ThreadStates.Pieces p, WaitFilter f, Kept kept, int maxBuckets,
+      int maxLanes) {
     // The axis: from the first to the last kept piece, within the hull of the --time ranges.
     Map<Integer, double[]> totals = new HashMap<>();
     double[] ofTid = null;
@@ -86,7 +124,7 @@ public final class StateTimeline implements Serializable {
       if (!keeps(p, i, f)) {
         continue;
       }
-      double ns = kept.applyAsDouble(p.end[i]) - kept.applyAsDouble(p.start[i]);
+      double ns = kept.of(i);
       if (ns <= 0) {
         continue;
       }
@@ -134,7 +172,7 @@ public final class StateTimeline implements Serializable {
       for (int k = (int) ((a - lo) / width); k < n && lo + k * width < b; k++) {
         long from = Math.max(a, lo + k * width);
         long to = Math.min(b, lo + (k + 1) * width);
-        double ns = kept.applyAsDouble(to) - kept.applyAsDouble(from);
+        double ns = kept.within(i, from, to);
         if (ns > 0) {
           byBucket[l][k * STATES + p.state[i]] += ns;
         }

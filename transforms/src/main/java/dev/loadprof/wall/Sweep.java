@@ -55,10 +55,13 @@ final class Sweep {
     int[] runnableDelta = new int[distinct];
     startAt = new int[p.count];
     endAt = new int[p.count];
+    int hint = 0;
     for (int i = 0; i < p.count; i++) {
       int[] delta = p.state[i] == ThreadStateSummary.RUNNING_ORDINAL ? runDelta : waitDelta;
-      int a = Arrays.binarySearch(at, p.start[i]);
-      int b = Arrays.binarySearch(at, p.end[i]);
+      // A thread's pieces come in time order, each mostly starting where the one before ended.
+      int a = floor(p.start[i], hint);
+      int b = floor(p.end[i], a);
+      hint = b;
       startAt[i] = a;
       endAt[i] = b;
       delta[a]++;
@@ -132,16 +135,67 @@ final class Sweep {
 
   /** H at any instant: between two boundaries it grows with time where the filter keeps it. */
   double hAt(long t) {
-    int k = Arrays.binarySearch(at, t);
-    if (k >= 0) {
+    return hAt(t, 0);
+  }
+
+  /** H(to) - H(from) for instants within piece i (its start and end are boundaries). */
+  double keptWithin(int i, long from, long to) {
+    double a = from == at[startAt[i]] ? h[startAt[i]] : hAt(from, startAt[i]);
+    double b = to == at[endAt[i]] ? h[endAt[i]] : hAt(to, startAt[i]);
+    return b - a;
+  }
+
+  private double hAt(long t, int hint) {
+    int k = floor(t, hint);
+    if (k >= 0 && at[k] == t) {
       return h[k];
     }
-    int next = -k - 1;
+    int next = k + 1;
     if (next == 0 || next == at.length) {
       return next == 0 ? 0 : h[at.length - 1];
     }
     double kept = (h[next] - h[next - 1]) / (at[next] - at[next - 1]);
     return h[next - 1] + kept * (t - at[next - 1]);
+  }
+
+  /**
+   * The last boundary at or before t (-1: none), searched outwards from the boundary hint in
+   * steps that double, then by halves: a few steps when t is near the hint.
+   */
+  int floor(long t, int hint) {
+    int n = at.length;
+    if (n == 0) {
+      return -1;
+    }
+    int lo;
+    int hi;
+    int k = Math.max(0, Math.min(n - 1, hint));
+    if (at[k] <= t) {
+      lo = k; // at[lo] <= t < at[hi], at[n] standing for +infinity
+      hi = k + 1;
+      for (int step = 1; hi < n && at[hi] <= t; step <<= 1) {
+        lo = hi;
+        hi = lo + step;
+      }
+      hi = Math.min(hi, n);
+    } else {
+      hi = k; // at[lo] <= t < at[hi], at[-1] standing for -infinity
+      lo = k - 1;
+      for (int step = 1; lo >= 0 && at[lo] > t; step <<= 1) {
+        hi = lo;
+        lo = hi - step;
+      }
+      lo = Math.max(lo, -1);
+    }
+    while (hi - lo > 1) {
+      int mid = (lo + hi) >>> 1;
+      if (at[mid] <= t) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** Ranges are [start, end) pairs; none means all. */

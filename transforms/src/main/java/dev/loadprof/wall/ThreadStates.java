@@ -5,6 +5,8 @@ import dev.loadprof.model.Frame;
 import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Replays a process's {@link ThreadMarks} into its threads' states over the whole span.
@@ -26,9 +28,10 @@ public final class ThreadStates {
   private static final int RUNNING = ThreadStateSummary.RUNNING_ORDINAL;
   private static final int RUNNABLE = ThreadState.RUNNABLE.ordinal();
   private static final CallStack NO_STACK = new CallStack(new Frame[0]);
+  private static final ThreadState[] STATES = ThreadState.values();
 
   private final ThreadMarks m;
-  private final Pieces pieces = new Pieces();
+  private final Pieces pieces;
 
   private final long traceEndNs;
   private final RunnableTails tails;
@@ -36,6 +39,8 @@ public final class ThreadStates {
   private ThreadStates(ThreadMarks marks, long traceEndNs) {
     this.m = marks;
     this.traceEndNs = traceEndNs;
+    // About two pieces per mark (a run and the wait after it; a woken sleep is two waits).
+    this.pieces = new Pieces(2 * marks.count + 16);
     this.tails = new RunnableTails(marks);
   }
 
@@ -72,8 +77,12 @@ public final class ThreadStates {
       WaitFilter filter, int cpus) {
     // A thread's life starts at its first event of any kind, not only at a run: a program whose
     // first record is a switch-out (it slept before it was ever sampled) waits from there.
-    return r.states.summarize(Math.min(spanStartNs, r.states.m.firstNs()), spanEndNs, filter,
-        cpus);
+    ThreadStateSummary s = new ThreadStateSummary();
+    Sweep sweep = r.states.summarize(s, Math.min(spanStartNs, r.states.m.firstNs()), spanEndNs,
+        filter, cpus);
+    r.lastSweep = sweep;
+    r.lastFilter = filter;
+    return s;
   }
 
   /**
@@ -91,6 +100,9 @@ public final class ThreadStates {
   /** A process's replayed threads. */
   public static final class Replayed {
     private final ThreadStates states;
+    /** The sweep of the last summary computed from this replay, and its filter. */
+    private Sweep lastSweep;
+    private WaitFilter lastFilter;
 
     private Replayed(ThreadStates states) {
       this.states = states;
@@ -98,6 +110,21 @@ public final class ThreadStates {
 
     Pieces pieces() {
       return states.pieces;
+    }
+
+    /**
+     * The last summary's sweep, if it keeps the same instants as filter would (the same --time
+     * ranges and --load range), else null. Its span may differ: the kept time H(b) - H(a)
+     * between two instants within the pieces does not depend on the span, only on the pieces
+     * and the filter (H grows by whole nanoseconds, so the difference is exact either way).
+     */
+    Sweep sweepFor(WaitFilter filter) {
+      WaitFilter f = lastFilter;
+      if (f == null || f.minLoad() != filter.minLoad() || f.maxLoad() != filter.maxLoad()
+          || !Arrays.equals(f.timeRanges(), filter.timeRanges())) {
+        return null;
+      }
+      return lastSweep;
     }
   }
 
@@ -217,12 +244,20 @@ public final class ThreadStates {
 
   // ---------------------------------------------------------------- over the process
 
-  private ThreadStateSummary summarize(long spanStart, long spanEnd, WaitFilter f, int cpus) {
-    ThreadStateSummary s = new ThreadStateSummary();
+  private Sweep summarize(ThreadStateSummary s, long spanStart, long spanEnd, WaitFilter f,
+      int cpus) {
     s.hasStates = m.sawStates;
     s.hasStacks = m.sawStacks;
     Sweep sweep = new Sweep(pieces, spanStart, spanEnd, f, s, cpus);
     Pieces p = pieces;
+    // Each wait's sum in a cell, in the order the waits are first seen (then put in s.waits in
+    // that order: the same sums and the same map as merging each piece). A thread's pieces come
+    // together, so the last cell mostly serves the next piece without a lookup.
+    Map<ThreadStateSummary.Wait, double[]> waitCells = new LinkedHashMap<>();
+    double[] cell = null;
+    int cellTid = 0;
+    int cellState = -1;
+    int cellStack = 0;
     for (int i = 0; i < p.count; i++) {
       if (!f.keepsThread(p.tid[i]) || !f.keepsCpu(p.cpu[i])) {
         continue;
@@ -236,9 +271,16 @@ public final class ThreadStates {
       if (state == RUNNING) {
         continue;
       }
-      ThreadState st = ThreadState.values()[state];
+      ThreadState st = STATES[state];
       CallStack stack = p.stack[i] < 0 ? NO_STACK : m.stacks.get(p.stack[i]);
-      s.waits.merge(new ThreadStateSummary.Wait(p.tid[i], st, stack), ns, Double::sum);
+      if (cell == null || p.tid[i] != cellTid || state != cellState || p.stack[i] != cellStack) {
+        cell = waitCells.computeIfAbsent(new ThreadStateSummary.Wait(p.tid[i], st, stack),
+            w -> new double[1]);
+        cellTid = p.tid[i];
+        cellState = state;
+        cellStack = p.stack[i];
+      }
+      cell[0] += ns;
       double share = sweep.shareOf(i);
       if (share > 0) {
         s.load0ByCause.merge(new ThreadStateSummary.Cause(st, stack), share, Double::sum);
@@ -251,7 +293,8 @@ public final class ThreadStates {
         splitRunnable(s, p, i, ns);
       }
     }
-    return s;
+    waitCells.forEach((w, sum) -> s.waits.put(w, sum[0]));
+    return sweep;
   }
 
   /**
@@ -288,21 +331,36 @@ public final class ThreadStates {
   /** Waits and runs of all threads, as they were replayed. */
   static final class Pieces {
     int count;
-    int[] tid = new int[0];
-    long[] start = new long[0];
-    long[] end = new long[0];
-    int[] state = new int[0];
-    int[] stack = new int[0];
-    int[] run = new int[0];
-    int[] cpu = new int[0];
-    boolean[] unfinished = new boolean[0];
+    int[] tid;
+    long[] start;
+    long[] end;
+    int[] state;
+    int[] stack;
+    int[] run;
+    int[] cpu;
+    boolean[] unfinished;
+
+    Pieces() {
+      this(16);
+    }
+
+    Pieces(int capacity) {
+      tid = new int[capacity];
+      start = new long[capacity];
+      end = new long[capacity];
+      state = new int[capacity];
+      stack = new int[capacity];
+      run = new int[capacity];
+      cpu = new int[capacity];
+      unfinished = new boolean[capacity];
+    }
 
     void add(int t, long a, long b, int st, int sk, int r, int c, boolean open) {
       if (b <= a) {
         return;
       }
       if (count == tid.length) {
-        int n = Math.max(16, count * 2);
+        int n = Math.max(16, count + (count >> 1));
         tid = Arrays.copyOf(tid, n);
         start = Arrays.copyOf(start, n);
         end = Arrays.copyOf(end, n);

@@ -28,6 +28,7 @@ final class WindowMarks {
     c.sawStates = m.sawStates;
     c.sawStacks = m.sawStacks;
     int lastKept = -1; // the thread's last run or switch-out, in c
+    int[] stackMap = new int[m.stacks.size()];
     for (int k = 0; k < order.length; k++) {
       int i = order[k];
       if (k == 0 || m.tid[order[k - 1]] != m.tid[i]) {
@@ -35,7 +36,7 @@ final class WindowMarks {
       }
       switch (m.kind[i]) {
         case ThreadMarks.RUN -> {
-          lastKept = c.copyFrom(m, i);
+          lastKept = c.copyFrom(m, i, stackMap);
           int next = k + 1;
           while (next < order.length && m.tid[order[next]] == m.tid[i]
               && m.kind[order[next]] == ThreadMarks.WAKE) {
@@ -48,13 +49,13 @@ final class WindowMarks {
             k = next;
           }
         }
-        case ThreadMarks.OUT -> lastKept = c.copyFrom(m, i);
+        case ThreadMarks.OUT -> lastKept = c.copyFrom(m, i, stackMap);
         case ThreadMarks.WAKE -> {
           if (!afterPreemption(c, lastKept, m.time[i])) {
-            c.copyFrom(m, i);
+            c.copyFrom(m, i, stackMap);
           }
         }
-        default -> c.copyFrom(m, i);
+        default -> c.copyFrom(m, i, stackMap);
       }
     }
     return c;

@@ -85,10 +85,17 @@ public final class WindowThreads {
             w.wakerPid[i]);
       }
     }
+    Map<Integer, CpuRuns> runsOfCpu = new HashMap<>();
+    List<CpuRuns> allRuns = new ArrayList<>();
+    for (EventBlock b : cpus) {
+      CpuRuns r = new CpuRuns(b.cpu, b.intervals);
+      runsOfCpu.put(b.cpu, r);
+      allRuns.add(r);
+    }
     for (Map.Entry<Integer, ThreadMarks> e : byPid.entrySet()) {
       ThreadMarks m = WindowMarks.compact(e.getValue());
       m.noteEnd(lastSeen);
-      addOccupancy(m, e.getKey(), cpus, windowStart,
+      addOccupancy(m, e.getKey(), runsOfCpu, allRuns, windowStart,
           Math.min(cpus[0].windowEndNs, lastSeen));
       marksOf.apply(e.getKey()).mergeFrom(m);
     }
@@ -105,13 +112,9 @@ public final class WindowThreads {
    * (preempted, or woken from a sleep) may run again only in a later window, on any CPU: for
    * each CPU that someone held, a tail mark says who, from then to the end.
    */
-  private static void addOccupancy(ThreadMarks m, int pid, EventBlock[] cpus, long windowStart,
-      long windowEnd) {
+  private static void addOccupancy(ThreadMarks m, int pid, Map<Integer, CpuRuns> runsOfCpu,
+      List<CpuRuns> allRuns, long windowStart, long windowEnd) {
     int[] order = MarkOrder.of(m);
-    Map<Integer, EventBlock> blockOfCpu = new HashMap<>();
-    for (EventBlock b : cpus) {
-      blockOfCpu.put(b.cpu, b);
-    }
     List<long[]> leftRunnable = new ArrayList<>(); // {mark, runnable since}
     int previousTid = Integer.MIN_VALUE;
     long previousEnd = windowStart;
@@ -124,8 +127,7 @@ public final class WindowThreads {
         preempted = false;
       }
       if (m.kind[i] == ThreadMarks.RUN && m.time[i] > previousEnd) {
-        Occupancy o = occupancy(m.tid[i], pid, blockOfCpu.get(m.code[i]).intervals, previousEnd,
-            m.time[i]);
+        Occupancy o = runsOfCpu.get(m.code[i]).occupancy(m.tid[i], pid, previousEnd, m.time[i]);
         m.occupiedFrom[i] = previousEnd;
         m.ownNs[i] = o.own;
         m.otherNs[i] = o.other;
@@ -149,45 +151,85 @@ public final class WindowThreads {
     }
     for (long[] left : leftRunnable) {
       int i = (int) left[0];
-      for (EventBlock b : cpus) {
-        Occupancy o = occupancy(m.tid[i], pid, b.intervals, left[1], windowEnd);
+      for (CpuRuns r : allRuns) {
+        Occupancy o = r.occupancy(m.tid[i], pid, left[1], windowEnd);
         if (o.own + o.other > 0) {
-          m.addTail(m.tid[i], left[1], windowEnd, b.cpu, o.own, o.other, o.top);
+          m.addTail(m.tid[i], left[1], windowEnd, r.cpu, o.own, o.other, o.top);
         }
       }
     }
   }
 
-  /** Who held a CPU over [from, to), besides the thread tid. */
-  private record Occupancy(long own, long other, int top) {}
+  /**
+   * A CPU's run intervals in the window (sorted by start), with the latest end up to each one,
+   * so that a look at [from, to) starts at the first interval that can overlap it instead of
+   * at the window's start.
+   */
+  static final class CpuRuns {
+    final int cpu;
+    final Intervals iv;
+    /** maxEnd[j]: the latest end of intervals 0..j (non-decreasing). */
+    final long[] maxEnd;
 
-  private static Occupancy occupancy(int tid, int pid, Intervals iv, long from, long to) {
-    long own = 0;
-    Map<Integer, Long> others = new HashMap<>();
-    for (int j = 0; j < iv.count && iv.start[j] < to; j++) {
-      long overlap = Math.min(to, iv.end[j]) - Math.max(from, iv.start[j]);
-      if (overlap <= 0 || iv.tid[j] == tid) {
-        continue;
-      }
-      if (iv.pid[j] == pid) {
-        own += overlap;
-      } else {
-        others.merge(iv.pid[j], overlap, Long::sum);
+    CpuRuns(int cpu, Intervals iv) {
+      this.cpu = cpu;
+      this.iv = iv;
+      maxEnd = new long[iv.count];
+      long latest = Long.MIN_VALUE;
+      for (int j = 0; j < iv.count; j++) {
+        latest = Math.max(latest, iv.end[j]);
+        maxEnd[j] = latest;
       }
     }
-    long other = 0;
-    int top = TraceEventSink.UNKNOWN_ID;
-    long topNs = -1;
-    for (Map.Entry<Integer, Long> e : others.entrySet()) {
-      other += e.getValue();
-      if (e.getKey() == TraceEventSink.UNKNOWN_ID) {
-        continue; // another process, but not one that can be named
+
+    /** Who held the CPU over [from, to), besides the thread tid. */
+    Occupancy occupancy(int tid, int pid, long from, long to) {
+      // Intervals before the first whose running latest end passes from end at or before it:
+      // none of them overlaps [from, to).
+      int lo = 0;
+      int hi = iv.count;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (maxEnd[mid] > from) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
       }
-      if (e.getValue() > topNs || (e.getValue() == topNs && e.getKey() < top)) {
-        topNs = e.getValue();
-        top = e.getKey();
+      long own = 0;
+      Map<Integer, Long> others = new HashMap<>();
+      for (int j = lo; j < iv.count && iv.start[j] < to; j++) {
+        long overlap = Math.min(to, iv.end[j]) - Math.max(from, iv.start[j]);
+        if (overlap <= 0 || iv.tid[j] == tid) {
+          continue;
+        }
+        if (iv.pid[j] == pid) {
+          own += overlap;
+        } else {
+          others.merge(iv.pid[j], overlap, Long::sum);
+        }
       }
+      return Occupancy.of(own, others);
     }
-    return new Occupancy(own, other, top);
+  }
+
+  /** Who held a CPU over [from, to), besides the thread tid. */
+  record Occupancy(long own, long other, int top) {
+    static Occupancy of(long own, Map<Integer, Long> others) {
+      long other = 0;
+      int top = TraceEventSink.UNKNOWN_ID;
+      long topNs = -1;
+      for (Map.Entry<Integer, Long> e : others.entrySet()) {
+        other += e.getValue();
+        if (e.getKey() == TraceEventSink.UNKNOWN_ID) {
+          continue; // another process, but not one that can be named
+        }
+        if (e.getValue() > topNs || (e.getValue() == topNs && e.getKey() < top)) {
+          topNs = e.getValue();
+          top = e.getKey();
+        }
+      }
+      return new Occupancy(own, other, top);
+    }
   }
 }

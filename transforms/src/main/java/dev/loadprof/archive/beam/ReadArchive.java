@@ -20,6 +20,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -100,6 +102,61 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     return PCollectionTuple.of(ParseTraces.BLOCKS, blocks).and(ParseTraces.RUNS, runs);
   }
 
+  /** An archived run read without a runner: its info and its block files. */
+  public record LocalRun(RunInfo info, List<BlockFileRef> files) {}
+
+  /**
+   * The selected runs of {@code archives} as this transform reads them, without a runner: the
+   * same listing, the same trace counted once under several run ids, the same manifests.
+   */
+  public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection)
+      throws IOException {
+    Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
+    for (String archive : archives) {
+      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
+        KV<String, ManifestToRead> keyed =
+            FingerprintFn.fingerprinted(archive, ref.path(), ref.indexedJobId());
+        if (keyed != null) {
+          byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
+        }
+      }
+    }
+    List<LocalRun> runs = new ArrayList<>();
+    for (List<ManifestToRead> sameContent : byContent.values()) {
+      for (ManifestToRead m : ManifestToRead.oncePerTrace(sameContent)) {
+        List<BlockFileRef> files = new ArrayList<>();
+        runs.add(new LocalRun(ReadManifestFn.read(m, files), files));
+      }
+    }
+    return runs;
+  }
+
+  /**
+   * Streams a run's block files to {@code blocks}, then checks its manifest's CPU count against
+   * the CPUs of its blocks, as the pipeline does.
+   */
+  public static void readBlocksLocally(LocalRun run, Consumer<EventBlock> blocks) {
+    Map<String, Set<Integer>> cpusByManifest = new TreeMap<>();
+    for (BlockFileRef file : run.files()) {
+      Set<Integer> cpus = cpusByManifest.computeIfAbsent(file.cpuCountKey(), k -> new HashSet<>());
+      ArchiveFiles.readBlocks(file, block -> {
+        if (!file.threadLanes()) {
+          cpus.add(block.cpu);
+        }
+        blocks.accept(block);
+      });
+      if (file.threadLanes()) {
+        cpusByManifest.remove(file.cpuCountKey());
+      }
+    }
+    cpusByManifest.forEach((key, cpus) -> {
+      String why = cpus.isEmpty() ? null : BlockFileRef.cpuCountMismatch(key, cpus.size());
+      if (why != null) {
+        throw new ArchiveCorruptException(BlockFileRef.manifestOf(key), why, null);
+      }
+    });
+  }
+
   /**
    * Archive directory -> (archive directory, (manifest file, job of the index entry or "")) for
    * each selected run.
@@ -153,16 +210,25 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     @ProcessElement
     public void process(@Element KV<String, KV<String, String>> element,
         OutputReceiver<KV<String, ManifestToRead>> out) {
-      String manifestPath = element.getValue().getKey();
-      RunManifestRecord manifest = committed(manifestPath, element.getValue().getValue());
+      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(),
+          element.getValue().getKey(), element.getValue().getValue());
+      if (keyed != null) {
+        out.output(keyed);
+      }
+    }
+
+    /** (trace content key, manifest to read), or null for an index entry with no run to read. */
+    static KV<String, ManifestToRead> fingerprinted(String archive, String manifestPath,
+        String indexedJobId) {
+      RunManifestRecord manifest = committed(manifestPath, indexedJobId);
       if (manifest == null) {
-        return;
+        return null;
       }
       String fingerprint = manifest.getFingerprint();
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
-      out.output(KV.of(key, new ManifestToRead(element.getKey(), manifestPath,
-          manifest.getRunId(), fingerprint, "")));
+      return KV.of(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
+          fingerprint, ""));
     }
   }
 
@@ -198,6 +264,29 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
     @ProcessElement
     public void process(@Element ManifestToRead element, MultiOutputReceiver out) {
+      List<BlockFileRef> files = new ArrayList<>();
+      RunInfo run = read(element, files);
+      if (!element.sameAs().isEmpty()) {
+        Metrics.counter("loadprof", "archive_duplicate_runs").inc();
+      } else {
+        files.forEach(f -> out.get(BLOCK_FILES).output(f));
+        // The same counters as parsing the trace, so the CLI behaves the same.
+        for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
+          Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
+        }
+        Metrics.counter("loadprof", "runs").inc();
+        if (run.isUnusable()) {
+          Metrics.counter("loadprof", "unusable_runs").inc();
+        }
+      }
+      out.get(ParseTraces.RUNS).output(run);
+    }
+
+    /**
+     * The run of a manifest, its block files added to {@code files} (none for a run counted as
+     * another), with the same log lines as parsing its trace.
+     */
+    static RunInfo read(ManifestToRead element, List<BlockFileRef> files) {
       String archive = element.archive();
       String manifestPath = element.path();
       RunManifestRecord manifest =
@@ -217,29 +306,18 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
             + element.sameAs();
         LOG.warn(same);
         run.warnings.add(same);
-        Metrics.counter("loadprof", "archive_duplicate_runs").inc();
-        out.get(ParseTraces.RUNS).output(run);
-        return;
+        return run;
       }
       for (BlockFileRecord f : manifest.getBlockFiles()) {
-        out.get(BLOCK_FILES).output(BlockFileRef.of(
-            ArchiveLayout.resolve(archive, f.getPath()).toString(), f.getSizeBytes(), manifest,
-            manifestPath));
-      }
-      // The same counters and log lines as parsing the trace, so the CLI behaves the same.
-      for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
-        Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
-      }
-      Metrics.counter("loadprof", "runs").inc();
-      if (run.isUnusable()) {
-        Metrics.counter("loadprof", "unusable_runs").inc();
+        files.add(BlockFileRef.of(ArchiveLayout.resolve(archive, f.getPath()).toString(),
+            f.getSizeBytes(), manifest, manifestPath));
       }
       for (String warning : run.warnings) {
         LOG.warn(warning);
       }
       LOG.info("{}: run {} from the archive ({} blocks in {} files)", manifestPath, run.runId,
           manifest.getBlockCount(), manifest.getBlockFiles().size());
-      out.get(ParseTraces.RUNS).output(run);
+      return run;
     }
   }
 

@@ -1,0 +1,170 @@
+package dev.loadprof.pipelines;
+
+import dev.loadprof.beam.JoinSamplesWithLoad;
+import dev.loadprof.load.CpuTimeline;
+import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.load.SampleSelection;
+import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.progress.JobProgress;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Joins the windows of local traces on a thread of its own while the traces are still read, and
+ * merges each window's per-process accumulators as it goes: memory holds the windows not yet
+ * complete, not the whole trace. The windows are joined and merged one at a time in the order
+ * they complete, which the trace alone decides, so every run gives the same outputs.
+ */
+final class WindowJoiner implements AutoCloseable {
+  /** Complete windows waiting for the joiner before the reader waits for it in turn. */
+  private static final int QUEUED_WINDOWS = 4;
+
+  private final SampleSelection selection;
+  private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "loadprof-join");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Semaphore room = new Semaphore(QUEUED_WINDOWS);
+  private final Map<String, ProcessAccumulator> processes = new TreeMap<>();
+  private final Map<String, Map<String, Long>> health = new TreeMap<>();
+  private volatile Throwable failure;
+
+  WindowJoiner(SampleSelection selection) {
+    this.selection = selection;
+  }
+
+  /** One trace's blocks, each window handed to the joiner once it is complete. */
+  Trace trace() {
+    return new Trace();
+  }
+
+  /** Waits for every window handed on; the per-process accumulators, by (run, pid) key. */
+  Map<String, ProcessAccumulator> processes() throws IOException {
+    finishAll();
+    return processes;
+  }
+
+  /** The health counters the joins added, per run id. */
+  Map<String, Map<String, Long>> health() throws IOException {
+    finishAll();
+    return health;
+  }
+
+  private void finishAll() throws IOException {
+    thread.shutdown();
+    try {
+      while (!thread.awaitTermination(1, TimeUnit.SECONDS)) {
+        // the last windows are still being joined
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while joining the windows", e);
+    }
+    rethrow();
+  }
+
+  private void rethrow() throws IOException {
+    Throwable t = failure;
+    if (t instanceof IOException io) {
+      throw io;
+    } else if (t instanceof RuntimeException re) {
+      throw re;
+    } else if (t instanceof Error err) {
+      throw err;
+    }
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+  }
+
+  private void submit(List<EventBlock> blocks, RunInfo run) {
+    try {
+      room.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading", e);
+    }
+    thread.execute(() -> {
+      try {
+        if (failure == null) {
+          joinAndMerge(blocks, run);
+        }
+      } catch (Throwable t) {
+        failure = t;
+      } finally {
+        room.release();
+      }
+    });
+  }
+
+  /** One window's blocks: run intervals built on each, the samples weighed by load, merged. */
+  private void joinAndMerge(List<EventBlock> blocks, RunInfo run) {
+    for (EventBlock b : blocks) {
+      CpuTimeline.replay(b, true);
+    }
+    String runId = blocks.get(0).runId;
+    for (ProcessAccumulator acc : JoinSamplesWithLoad.join(blocks, selection, run)) {
+      processes.computeIfAbsent(JoinSamplesWithLoad.runPidKey(runId, acc.pid),
+          k -> new ProcessAccumulator(acc.runId, acc.pid)).mergeFrom(acc);
+    }
+    for (EventBlock b : blocks) {
+      if (!b.health.isEmpty()) {
+        Map<String, Long> sums = health.computeIfAbsent(runId, k -> new TreeMap<>());
+        b.health.forEach((k, v) -> sums.merge(k, v, Long::sum));
+      }
+    }
+    // Counted, not shown: the progress line shows the reading, whose total is known, until
+    // every trace is read (LocalAnalysis then begins the joining stage).
+    JobProgress.advanceAlongside(JobProgress.Stage.JOINING, blocks.size());
+  }
+
+  /**
+   * The blocks of one trace by window. With a selection that keeps every sample the join needs
+   * nothing of the run that only its end tells, so complete windows go to the joiner as the trace
+   * is read; otherwise (--time needs the run's span) they all wait for its end.
+   */
+  final class Trace {
+    private final TreeMap<Long, List<EventBlock>> open = new TreeMap<>();
+    private long completeBefore = Long.MIN_VALUE;
+
+    /** Called on the reading thread for each block, in the trace's order. */
+    synchronized void add(EventBlock b) {
+      if (b.window < completeBefore) {
+        // BlockBuilder said the window was complete: joining it twice would halve its loads.
+        throw new IllegalStateException("a block of window " + b.window + " of " + b.runId
+            + " came after the windows before " + completeBefore + " were complete");
+      }
+      open.computeIfAbsent(b.window, w -> new ArrayList<>()).add(b);
+    }
+
+    /** Called on the reading thread: no more blocks will come for windows before this one. */
+    synchronized void completeBefore(long window) {
+      if (!selection.isAll()) {
+        return;
+      }
+      completeBefore = window;
+      while (!open.isEmpty() && open.firstKey() < window) {
+        submit(open.pollFirstEntry().getValue(), null);
+      }
+    }
+
+    /** The trace is read: its remaining windows, joined with what the run now knows. */
+    synchronized void finish(RunInfo run) throws IOException {
+      rethrow();
+      while (!open.isEmpty()) {
+        submit(open.pollFirstEntry().getValue(), run);
+      }
+    }
+  }
+}
