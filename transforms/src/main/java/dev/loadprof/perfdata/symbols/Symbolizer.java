@@ -98,18 +98,8 @@ public final class Symbolizer implements AutoCloseable {
     return new View(pid, space == null ? null : space.share(), k);
   }
 
-  /** The maps one record's frames are resolved in (see {@link #view}). */
-  public static final class View {
-    private final int pid;
-    private final AddressSpace space;
-    private final KernelMaps kernel;
-
-    private View(int pid, AddressSpace space, KernelMaps kernel) {
-      this.pid = pid;
-      this.space = space;
-      this.kernel = kernel;
-    }
-  }
+  /** The maps one record's frames are resolved in (see {@link #view}); only frame() reads them. */
+  public record View(int pid, AddressSpace space, KernelMaps kernel) {}
 
   /** The kernel's maps and the frames resolved in them; copied when changed once shared. */
   private static final class KernelMaps {
@@ -130,8 +120,8 @@ public final class Symbolizer implements AutoCloseable {
 
   /** The frame perf script prints for {@code address} in the maps of {@code view}. */
   public Frame frame(View view, long address, boolean kernel) {
-    return kernel ? kernelFrame(view.kernel, address)
-        : spaceFrame(view.pid, view.space, address);
+    return kernel ? kernelFrame(view.kernel(), address)
+        : spaceFrame(view.pid(), view.space(), address);
   }
 
   private Frame spaceFrame(int pid, AddressSpace space, long address) {
