@@ -18,8 +18,9 @@
 #   bench/run.sh cliff [GB] [gz] the memory cliff: one GB-sized trace with the launcher's choice, on
 #                              the DirectRunner and on embedded Flink, wall and max RSS, and
 #                              the time to read the file (cat | wc -l) for scale
-#   bench/run.sh split [GB] [ROUNDS] [gz]  one big trace with parallelism 1 vs 2 (parse threads
-#                              and --parallelism), C2's default thresholds and the launcher's
+#   bench/run.sh split [GB] [ROUNDS] [gz]  one big trace on embedded Flink with parallelism 1 vs
+#                              2 (parse threads and --parallelism), C2's default thresholds and
+#                              the launcher's
 #   bench/run.sh huge [GB]      a trace far bigger than the heap (default 10 GB) on the default path
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
@@ -461,7 +462,7 @@ split() {
   local t0 t1 ref
   # Untimed: the launcher's first run of a kind writes its class-data archive, and the trace
   # comes into the page cache.
-  ./loadprof analyze -o "$work/split-warm" "$file" >/dev/null 2>&1
+  ./loadprof analyze --runner flink -o "$work/split-warm" "$file" >/dev/null 2>&1
   for round in $(seq "$rounds"); do
     t0=$(date +%s.%N)
     if [ "${3:-}" = gz ]; then zcat "$file" | wc -l >/dev/null; else wc -l <"$file" >/dev/null; fi
@@ -472,7 +473,8 @@ split() {
       for p in 1 2; do
         local t
         t=$(LOADPROF_JAVA_OPTS="-Xmx2g ${jit[$j]}" timed "$work/split-$j-$p.log" \
-          ./loadprof analyze --parallelism=$p --parse-threads $p -o "$work/split-out-$j-$p" "$file")
+          ./loadprof analyze --runner flink --parallelism=$p --parse-threads $p \
+          -o "$work/split-out-$j-$p" "$file")
         times[$j-$p]+="$t "
       done
       echo "round $round, $j: parallelism 1 $(echo "${times[$j-1]}" | awk '{print $NF}') s," \
