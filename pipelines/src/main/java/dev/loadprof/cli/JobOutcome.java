@@ -108,6 +108,11 @@ final class JobOutcome {
       err.println("loadprof: " + bad.getMessage());
       return ExitCode.BAD_INPUT;
     }
+    String oom = OutOfMemory.advice(e); // a runner may wrap it
+    if (oom != null) {
+      err.println("loadprof: " + oom);
+      return ExitCode.JOB_FAILED;
+    }
     Throwable root = FailureCauses.root(e);
     String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     err.println("loadprof: the job failed: " + why + " (run again with --verbose for the"

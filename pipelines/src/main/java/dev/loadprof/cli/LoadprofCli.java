@@ -67,8 +67,9 @@ public final class LoadprofCli {
       }
       return JobOutcome.failed(e, err);
     } catch (Error e) { // out of memory, a native library that cannot load: one line too
-      err.println("loadprof: the job failed: " + e + " (run again with --verbose for the"
-          + " runner's log)");
+      String oom = OutOfMemory.advice(e);
+      err.println("loadprof: " + (oom != null ? oom : "the job failed: " + e
+          + " (run again with --verbose for the runner's log)"));
       return ExitCode.JOB_FAILED;
     } finally {
       outWriter.flush();
