@@ -89,12 +89,18 @@ public final class TraceHealth implements Serializable {
     add(counter, 1);
   }
 
-  public long get(String counter) {
+  /**
+   * Reads, unlike adds, may come from several threads at once (the reports are made on all
+   * cores), and a read folds the pending adds in: so reads hold the lock, or two of them could
+   * fold the same adds twice or one could walk the map while another changes it.
+   */
+  public synchronized long get(String counter) {
     long[] notYet = pending == null ? null : pending.get(counter);
     return counters.getOrDefault(counter, 0L) + (notYet == null ? 0 : notYet[0]);
   }
 
-  public Map<String, Long> counters() {
+  /** The counters with every add folded in; see {@link #get} on reads from several threads. */
+  public synchronized Map<String, Long> counters() {
     if (pending != null && !pending.isEmpty()) {
       // A counter added to at all is kept, even if its adds sum to 0, as a direct merge keeps it.
       pending.forEach((counter, sum) -> counters.merge(counter, sum[0], Long::sum));

@@ -79,6 +79,8 @@ public final class Analysis {
       stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
     }
     this.names = new ProcessNames(this.runs, this.processes);
+    // Fold the runs' pending health adds now: from here on the reports only read, on all cores.
+    this.runs.forEach(run -> run.health.counters());
   }
 
   /**

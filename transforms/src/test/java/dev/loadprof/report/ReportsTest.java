@@ -226,4 +226,32 @@ class ReportsTest {
     streams.forEach((name, s) -> bytes.put(name, s.toByteArray()));
     return bytes;
   }
+
+  /**
+   * The reports are made on all cores: each must give the bytes it gives alone, and a run's
+   * health counters added after the analysis was made (folded by the first report that reads
+   * them) must count once.
+   */
+  @Test
+  void reportsMadeOnAllCoresGiveTheBytesOfEachAlone() throws IOException {
+    for (int round = 0; round < 30; round++) {
+      Analysis a = Fixtures.mixed(LoadRange.ALL);
+      for (var run : a.runs()) {
+        run.health.add(dev.loadprof.model.TraceHealth.LINES, 1_000 + round);
+      }
+      Map<String, ByteArrayOutputStream> together = new TreeMap<>();
+      Reports.writeAll(a, name -> together.computeIfAbsent(name, k -> new ByteArrayOutputStream()));
+      for (Report r : Reports.ALL) {
+        if (r.appliesTo(a)) {
+          ByteArrayOutputStream alone = new ByteArrayOutputStream();
+          r.write(a, alone);
+          assertArrayEquals(alone.toByteArray(), together.get(r.fileName()).toByteArray(),
+              r.fileName() + " in round " + round);
+        }
+      }
+      JsonNode summary = new ObjectMapper().readTree(together.get("summary.json").toByteArray());
+      assertEquals(1_000 + 1_000 + round, // the fixture's 1,000 lines and these
+          summary.get("runs").get(0).get("health").get("lines").asLong());
+    }
+  }
 }
