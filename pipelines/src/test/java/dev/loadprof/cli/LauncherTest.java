@@ -220,7 +220,10 @@ class LauncherTest {
     Path big = sparse("big.txt", 600L << 20);
     for (String[] args : new String[][] {{"analyze", EXAMPLE}, {"analyze", big.toString()},
         {"compare", "a", "b"}, {"archive", "-o", dir.toString(), EXAMPLE}}) {
-      assertThat(dryRun(args).command(), not(containsString("ArchiveClassesAtExit")));
+      String command = dryRun(args).command();
+      assertThat(command, not(containsString("ArchiveClassesAtExit")));
+      assertThat(command, not(containsString("Xshare:dump")));
+      assertThat(command, not(containsString("DumpLoadedClassList")));
     }
   }
 
@@ -297,6 +300,8 @@ class LauncherTest {
     assertEquals(134, run.exit(), run.stderr());
     String args = Files.readString(dir.resolve("java-args"));
     assertThat(args, not(containsString("ArchiveClassesAtExit")));
+    assertThat(args, not(containsString("Xshare:dump")));
+    assertThat(args, not(containsString("DumpLoadedClassList")));
     assertThat(args, containsString("-XX:ErrorFile="));
     try (var files = Files.list(cwd)) {
       assertEquals(List.of(), files.toList());
@@ -306,13 +311,17 @@ class LauncherTest {
   @Test
   void trainingMakesOneArchivePerClasspathAndNeverFails() throws Exception {
     Path home = fakeHome();
-    // Writes the archive it is asked for, except on the full classpath, where it crashes at
-    // exit as JDK 17.0.15 once did, leaving a crash file in its working directory.
+    // Lists the classes, then dumps the archive it is asked for, except on the full classpath,
+    // where it crashes at exit as JDK 17.0.15 once did, leaving a crash file in its working
+    // directory.
     Path bin = fakeJava(String.join("\n",
-        "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) out=\"${a#*=}\";;"
-            + " esac; done",
+        "list= out=",
+        "for a in \"$@\"; do case \"$a\" in -XX:DumpLoadedClassList=*) list=\"${a#*=}\";;"
+            + " -XX:SharedArchiveFile=*) out=\"${a#*=}\";; esac; done",
         "case \"$*\" in *'lib/*'*) echo crash > hs_err_pid1.log; exit 134;; esac",
-        "echo archive > \"$out\"", ""));
+        "if [ -n \"$list\" ]; then echo classes > \"$list\"; fi",
+        "case \"$*\" in *-Xshare:dump*) [ -s \"${out%/*}/classes\" ] && echo archive > \"$out\";;"
+            + " esac", ""));
     Path cwd = Files.createDirectory(dir.resolve("user"));
     Run run = launch(home.resolve("loadprof"), bin, cwd, Map.of("LOADPROF_CDS", "train"));
     assertEquals(0, run.exit(), run.stderr());
