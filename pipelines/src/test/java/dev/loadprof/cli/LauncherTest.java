@@ -158,11 +158,19 @@ class LauncherTest {
 
   @Test
   void aSmallPerfDataFileStartsWithC1AndABigOneKeepsC2() throws Exception {
-    Path small = sparse("small.data", 30L << 20); // about 90 MB of text
+    Path small = sparse("small.data", 30L << 20);
     assertThat(dryRun("analyze", small.toString()).command(),
         containsString("-XX:TieredStopAtLevel=1"));
-    Path big = sparse("big.data", 120L << 20); // about 360 MB of text
+    // perf.data counts at its own size for C1 (not its text's): 200 MB of it is still small
+    Path mid = sparse("mid.data", 200L << 20);
+    assertThat(dryRun("analyze", mid.toString()).command(),
+        containsString("-XX:TieredStopAtLevel=1"));
+    Path big = sparse("big.data", 300L << 20);
     assertThat(dryRun("analyze", big.toString()).command(),
+        not(containsString("TieredStopAtLevel")));
+    // text of that size keeps C2
+    Path text = sparse("mid.txt", 300L << 20);
+    assertThat(dryRun("analyze", text.toString()).command(),
         not(containsString("TieredStopAtLevel")));
   }
 
