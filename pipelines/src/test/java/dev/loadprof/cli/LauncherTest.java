@@ -165,9 +165,17 @@ class LauncherTest {
     Path mid = sparse("mid.data", 200L << 20);
     assertThat(dryRun("analyze", mid.toString()).command(),
         containsString("-XX:TieredStopAtLevel=1"));
+    // and the serial collector with C1 (less CPU and memory than G1 on perf.data)
+    assertThat(dryRun("analyze", mid.toString()).command(),
+        containsString("-XX:+UseSerialGC"));
     Path big = sparse("big.data", 300L << 20);
     assertThat(dryRun("analyze", big.toString()).command(),
         not(containsString("TieredStopAtLevel")));
+    assertThat(dryRun("analyze", big.toString()).command(), not(containsString("SerialGC")));
+    // text beside it counts for the collector as before: 40 MB of text keeps G1
+    Path text40 = sparse("forty.txt", 40L << 20);
+    assertThat(dryRun("analyze", mid.toString(), text40.toString()).command(),
+        not(containsString("SerialGC")));
     // text of that size keeps C2
     Path text = sparse("mid.txt", 300L << 20);
     assertThat(dryRun("analyze", text.toString()).command(),
