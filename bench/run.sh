@@ -45,6 +45,10 @@
 #   bench/run.sh e2e [ROUNDS] [BEFORE] perf.data end to end as a user runs it: perf script vs
 #                              ./loadprof analyze X.data at BEFORE and now (and --runner direct),
 #                              a mixed and a deep-stack recording, the example; see perfdata-e2e.sh
+#   bench/run.sh files [ROUNDS] [BEFORE] X.data...  perf.data end to end on recordings you give:
+#                              perf script vs ./loadprof analyze at BEFORE (default ed44df9) and
+#                              now, interleaved rounds, ratios within a round, outputs compared;
+#                              see perfdata-files.sh
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
 #                              revision (HEAD: the working tree), rounds interleaving the revisions
 #   bench/run.sh wall-cost [ROUNDS] [GB] [BEFORE] [AFTER] [plain|switches]  keeping switch
@@ -1005,6 +1009,7 @@ case "${1:-}" in
   local) shift; local_big "$@" ;;
   native) shift; native_reader "$@" ;;
   e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
+  files) shift; exec bash "$home/bench/perfdata-files.sh" "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;

@@ -158,11 +158,27 @@ class LauncherTest {
 
   @Test
   void aSmallPerfDataFileStartsWithC1AndABigOneKeepsC2() throws Exception {
-    Path small = sparse("small.data", 30L << 20); // about 90 MB of text
+    Path small = sparse("small.data", 30L << 20);
     assertThat(dryRun("analyze", small.toString()).command(),
         containsString("-XX:TieredStopAtLevel=1"));
-    Path big = sparse("big.data", 120L << 20); // about 360 MB of text
+    // perf.data counts at its own size for C1 (not its text's): 200 MB of it is still small
+    Path mid = sparse("mid.data", 200L << 20);
+    assertThat(dryRun("analyze", mid.toString()).command(),
+        containsString("-XX:TieredStopAtLevel=1"));
+    // and the serial collector with C1 (less CPU and memory than G1 on perf.data)
+    assertThat(dryRun("analyze", mid.toString()).command(),
+        containsString("-XX:+UseSerialGC"));
+    Path big = sparse("big.data", 300L << 20);
     assertThat(dryRun("analyze", big.toString()).command(),
+        not(containsString("TieredStopAtLevel")));
+    assertThat(dryRun("analyze", big.toString()).command(), not(containsString("SerialGC")));
+    // text beside it counts for the collector as before: 40 MB of text keeps G1
+    Path text40 = sparse("forty.txt", 40L << 20);
+    assertThat(dryRun("analyze", mid.toString(), text40.toString()).command(),
+        not(containsString("SerialGC")));
+    // text of that size keeps C2
+    Path text = sparse("mid.txt", 300L << 20);
+    assertThat(dryRun("analyze", text.toString()).command(),
         not(containsString("TieredStopAtLevel")));
   }
 

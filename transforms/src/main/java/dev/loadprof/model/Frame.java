@@ -20,6 +20,21 @@ public record Frame(String symbol, String dso, long address) implements Serializ
     this(symbol, dso, 0);
   }
 
+  /**
+   * The value a record's own hashCode gives (each component's hash, combined by 31), written out:
+   * the record's is a method-handle chain that C1 does not inline, and stacks hash every frame.
+   */
+  @Override
+  public int hashCode() {
+    return (symbol.hashCode() * 31 + dso.hashCode()) * 31 + Long.hashCode(address);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this || o instanceof Frame f && address == f.address && symbol.equals(f.symbol)
+        && dso.equals(f.dso);
+  }
+
   /** "symbol" for frames whose object is unknown, else "symbol (dso)"; the form perf prints. */
   @Override
   public String toString() {

@@ -2,6 +2,7 @@ package dev.loadprof.perfdata.reader;
 
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.TraceEventSink;
+import dev.loadprof.perfdata.symbols.FrameCache;
 import dev.loadprof.perfdata.symbols.Symbolizer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,7 +30,7 @@ final class SampleDecoder {
   private final PerfDataFile file;
   private final RecordFields fields;
   private final SchedRecords sched;
-  private final Symbolizer symbolizer;
+  private final FrameCache cache;
   private final Map<Integer, SchedRecords.Kind> kinds = new HashMap<>();
   private final Frame[] frames = new Frame[MAX_STACK];
 
@@ -37,7 +38,7 @@ final class SampleDecoder {
     this.file = file;
     this.fields = new RecordFields(file.attrs, file.attrById);
     this.sched = sched;
-    this.symbolizer = symbolizer;
+    this.cache = new FrameCache(symbolizer);
   }
 
   /**
@@ -107,7 +108,7 @@ final class SampleDecoder {
         return NO_FRAMES;
       }
       boolean kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-      return new Frame[] {symbolizer.frame(maps, f.ip, kernel)};
+      return new Frame[] {cache.frame(maps, f.ip, kernel)};
     }
     int n = 0;
     boolean kernel = false;
@@ -117,7 +118,7 @@ final class SampleDecoder {
         kernel = ip == CONTEXT_KERNEL || ip == CONTEXT_GUEST_KERNEL;
         continue;
       }
-      frames[n++] = symbolizer.frame(maps, ip, kernel);
+      frames[n++] = cache.frame(maps, ip, kernel);
     }
     if (n == 0) {
       return NO_FRAMES;

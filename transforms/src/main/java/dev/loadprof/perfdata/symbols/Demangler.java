@@ -47,12 +47,15 @@ final class Demangler implements AutoCloseable {
   }
 
   String demangle(String name) {
-    if (!looksMangled(name) || !WORD.matcher(name).matches()) {
+    if (!looksMangled(name)) {
       return name;
     }
-    String known = demangled.get(name);
+    String known = demangled.get(name); // before the pattern: most names are asked again
     if (known != null) {
       return known;
+    }
+    if (!WORD.matcher(name).matches()) {
+      return name;
     }
     String result = rustWithoutHash(ask(name));
     demangled.putIfAbsent(name, result);
