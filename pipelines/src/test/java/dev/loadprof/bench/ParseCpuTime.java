@@ -5,6 +5,8 @@ import dev.loadprof.parse.PerfScriptParser;
 import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -13,14 +15,16 @@ import java.util.Arrays;
  * shared machine disturb far less than wall time. Prints the median and the minimum of REPS
  * parses after 4 warm-ups. {@code bench/run.sh parse-ab} runs it for several revisions in turn.
  *
- * <p>Usage: ParseCpuTime [reps]
+ * <p>Usage: ParseCpuTime [reps] [FILE]: FILE, plain perf script text read into memory, instead
+ * of the synthetic trace (e.g. the text of a deep-stack recording, bench/deep.c).
  */
 public final class ParseCpuTime {
   private ParseCpuTime() {}
 
   public static void main(String[] args) throws Exception {
     int reps = args.length > 0 ? Integer.parseInt(args[0]) : 9;
-    byte[] text = StageThroughput.traceText(32, 4);
+    byte[] text = args.length > 1 ? Files.readAllBytes(Path.of(args[1]))
+        : StageThroughput.traceText(32, 4);
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     double[] seconds = new double[reps];
     for (int r = -4; r < reps; r++) {

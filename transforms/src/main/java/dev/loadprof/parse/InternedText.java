@@ -15,7 +15,7 @@ final class InternedText {
     String v = strings.get(b, s, e, h);
     if (v == null) {
       v = new String(b, s, e - s);
-      strings.put(v, v);
+      strings.put(b, s, e, h, v);
     }
     return v;
   }

@@ -110,7 +110,7 @@ public final class ParallelTextParser implements TraceReader {
           return;
         }
         TraceParts.Part p = part;
-        inFlight.add(pool.submit(() -> parse(p, parsers, text)));
+        inFlight.add(pool.submit(() -> parse(p, parsers, text, parts)));
         while (inFlight.size() > 2 * threads) {
           handOver(inFlight.poll(), sink);
         }
@@ -147,7 +147,7 @@ public final class ParallelTextParser implements TraceReader {
   private record Parsed(RecordedEvents events, long lines, String hostName, String capturedOn) {}
 
   private static Parsed parse(TraceParts.Part part, BlockingQueue<PerfScriptParser> parsers,
-      InputStream text) throws IOException, InterruptedException {
+      InputStream text, TraceParts parts) throws IOException, InterruptedException {
     PerfScriptParser parser = parsers.take();
     try {
       RecordedEvents events = new RecordedEvents();
@@ -155,6 +155,7 @@ public final class ParallelTextParser implements TraceReader {
       parser.readPart(new InputStreamReader(
               new ByteArrayInputStream(part.bytes(), 0, part.length()), StandardCharsets.UTF_8),
           events, 0, part.kind().partEnd(), () -> TraceFiles.damage(text));
+      parts.recycle(part); // its events hold no reference to its bytes
       return new Parsed(events, parser.lineCount(), parser.hostNameIfSeen(),
           parser.capturedOnIfSeen());
     } finally {

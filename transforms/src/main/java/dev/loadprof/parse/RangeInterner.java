@@ -1,5 +1,7 @@
 package dev.loadprof.parse;
 
+import java.util.Arrays;
+
 /**
  * A small open-addressing hash table whose keys are looked up as a range of a char buffer, so that
  * the parser can find the interned value of a comm, event name or frame text without first
@@ -7,20 +9,22 @@ package dev.loadprof.parse;
  * entries it is cleared and starts again, which keeps memory flat on traces with millions of
  * distinct frames while keeping the hit rate high on the frames that repeat.
  *
- * <p>The hash is the one of {@link String#hashCode()}, so a key can be put by its String.
+ * <p>The caller chooses the hash of a key (any function of its chars: {@link #hash}, or a
+ * cheaper one that looks at fewer of them) and must use the same one for a table's gets and puts.
+ * Keys are kept as char arrays and compared in place, range against range.
  */
 final class RangeInterner<V> {
   private static final int INITIAL_CAPACITY = 256;
 
   private final int maxSize;
-  private String[] keys;
+  private char[][] keys;
+  private int[] hashes;
   private Object[] values;
   private int size;
 
   RangeInterner(int maxSize) {
     this.maxSize = maxSize;
-    this.keys = new String[INITIAL_CAPACITY];
-    this.values = new Object[INITIAL_CAPACITY];
+    clear();
   }
 
   /** String#hashCode of the chars b[start, end). */
@@ -35,28 +39,31 @@ final class RangeInterner<V> {
   /** The value stored under the text b[start, end) with hash {@code h}, or null. */
   @SuppressWarnings("unchecked")
   V get(char[] b, int start, int end, int h) {
-    String[] ks = keys;
+    char[][] ks = keys;
     int mask = ks.length - 1;
     int len = end - start;
     for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
-      String k = ks[i];
+      char[] k = ks[i];
       if (k == null) {
         return null;
       }
-      if (k.length() == len && k.hashCode() == h && sameChars(k, b, start)) {
+      if (hashes[i] == h && k.length == len && Arrays.equals(k, 0, len, b, start, end)) {
         return (V) values[i];
       }
     }
   }
 
-  /** Stores value under key (which must not be present). Clears the table when it is full. */
-  void put(String key, V value) {
+  /**
+   * Stores value under the text b[start, end) with hash {@code h} (which must not be present).
+   * Clears the table when it is full.
+   */
+  void put(char[] b, int start, int end, int h, V value) {
     if (size >= maxSize) {
       clear();
     } else if ((size + 1) * 2 > keys.length) {
       grow();
     }
-    insert(keys, values, key, value);
+    insert(keys, hashes, values, Arrays.copyOfRange(b, start, end), h, value);
     size++;
   }
 
@@ -65,45 +72,40 @@ final class RangeInterner<V> {
   }
 
   void clear() {
-    keys = new String[INITIAL_CAPACITY];
+    keys = new char[INITIAL_CAPACITY][];
+    hashes = new int[INITIAL_CAPACITY];
     values = new Object[INITIAL_CAPACITY];
     size = 0;
   }
 
   private void grow() {
-    String[] oldKeys = keys;
+    char[][] oldKeys = keys;
+    int[] oldHashes = hashes;
     Object[] oldValues = values;
-    String[] newKeys = new String[oldKeys.length * 2];
-    Object[] newValues = new Object[newKeys.length];
+    keys = new char[oldKeys.length * 2][];
+    hashes = new int[keys.length];
+    values = new Object[keys.length];
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
-        insert(newKeys, newValues, oldKeys[i], oldValues[i]);
+        insert(keys, hashes, values, oldKeys[i], oldHashes[i], oldValues[i]);
       }
     }
-    keys = newKeys;
-    values = newValues;
   }
 
-  private static void insert(String[] ks, Object[] vs, String key, Object value) {
+  private static void insert(char[][] ks, int[] hs, Object[] vs, char[] key, int h,
+      Object value) {
     int mask = ks.length - 1;
-    int i = spread(key.hashCode()) & mask;
+    int i = spread(h) & mask;
     while (ks[i] != null) {
       i = (i + 1) & mask;
     }
     ks[i] = key;
+    hs[i] = h;
     vs[i] = value;
   }
 
   private static int spread(int h) {
+    h *= 0x9E3779B1;
     return h ^ (h >>> 16);
-  }
-
-  private static boolean sameChars(String k, char[] b, int start) {
-    for (int i = 0, n = k.length(); i < n; i++) {
-      if (k.charAt(i) != b[start + i]) {
-        return false;
-      }
-    }
-    return true;
   }
 }

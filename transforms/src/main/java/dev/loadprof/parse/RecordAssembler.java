@@ -83,10 +83,14 @@ final class RecordAssembler implements LineScanner.Lines {
   private int switchNextTid;
   private String switchNextComm;
   private Frame[] frames = new Frame[128];
+  /** The hash of each frame's line text (see StackFrames#lineHash), to find the stack. */
+  private int[] lineHashes = new int[128];
   private int frameCount;
+  private final InternedStacks stacks;
 
   RecordAssembler(int maxFrames, Map<Frame, Frame> canonicalFrames, LineScanner scanner) {
     this.stackFrames = new StackFrames(maxFrames, canonicalFrames);
+    this.stacks = new InternedStacks(maxFrames >> 4, maxFrames * 2L);
     this.scanner = scanner;
   }
 
@@ -206,7 +210,9 @@ final class RecordAssembler implements LineScanner.Lines {
         } else {
           if (frameCount == frames.length) {
             frames = Arrays.copyOf(frames, frameCount * 2);
+            lineHashes = Arrays.copyOf(lineHashes, frameCount * 2);
           }
+          lineHashes[frameCount] = stackFrames.lineHash();
           frames[frameCount++] = f;
         }
       }
@@ -250,7 +256,8 @@ final class RecordAssembler implements LineScanner.Lines {
   }
 
   private void sendPending() {
-    Frame[] stack = frameCount == 0 ? NO_FRAMES : Arrays.copyOf(frames, frameCount);
+    Frame[] stack = frameCount == 0 ? NO_FRAMES
+        : stacks.of(frames, frameCount, InternedStacks.hash(lineHashes, frameCount));
     frameCount = 0;
     if (pendingIsSwitch) {
       sink.schedSwitch(pendingTime, pendingCpu, switchPeriod, switchPrevPid, switchPrevTid,

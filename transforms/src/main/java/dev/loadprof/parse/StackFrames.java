@@ -27,10 +27,21 @@ final class StackFrames {
 
   private final HashMap<String, String> dsos = new HashMap<>();
 
+  /** The hash of the text of the last line that gave a frame (see {@link #lineHash}). */
+  private int lastHash;
+
   StackFrames(int maxFrames, Map<Frame, Frame> canonicalFrames) {
     this.maxFrames = maxFrames;
     this.framesByText = new RangeInterner<>(maxFrames);
     this.canonicalFrames = canonicalFrames;
+  }
+
+  /**
+   * A hash of the text of the last line that gave a frame: equal for lines that differ only in
+   * their leading and trailing blanks, which give equal frames.
+   */
+  int lineHash() {
+    return lastHash;
   }
 
   /**
@@ -53,15 +64,29 @@ final class StackFrames {
     }
     int t = skipBlanks(b, i, e);
     int te = trimEnd(b, t, e);
-    int h = RangeInterner.hash(b, addrStart, te);
+    int h = textHash(address, b, addrStart, te);
+    lastHash = h;
     Frame f = framesByText.get(b, addrStart, te, h);
     if (f != null) {
       return f;
     }
     // perf -F ip alone prints bare addresses.
     f = canonical(t == te ? new Frame("[unknown]", "", address) : parseFrameText(b, t, te, address));
-    framesByText.put(new String(b, addrStart, te - addrStart), f);
+    framesByText.put(b, addrStart, te, h, f);
     return f;
+  }
+
+  /**
+   * The hash of a frame's text b[s, e), whose hex address was read as {@code address}: the
+   * address, the length and the last chars (the end of the dso), not every char. Frames of one
+   * address mostly have one text, and the table compares whole texts anyway.
+   */
+  static int textHash(long address, char[] b, int s, int e) {
+    int h = Long.hashCode(address * 0x9E3779B97F4A7C15L) + 31 * (e - s);
+    for (int i = Math.max(s, e - 8); i < e; i++) {
+      h = 31 * h + b[i];
+    }
+    return h;
   }
 
   /** "ffffffff8100 sym (dso)": an inline frame, not a tracepoint's "key=value" payload. */

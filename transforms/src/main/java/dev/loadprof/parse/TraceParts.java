@@ -3,6 +3,8 @@ package dev.loadprof.parse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 /**
  * Cuts the text of a trace into parts of about {@code partBytes} that can be parsed on their own
@@ -39,9 +41,19 @@ final class TraceParts {
     }
   }
 
+  /** Parsed parts' buffers kept for reuse, at most this many. */
+  private static final int SPARE_BUFFERS = 8;
+
   private final InputStream in;
   private final int partBytes;
   private final int maxPartBytes;
+  /** The size of a part's buffer, unless a line needs more. */
+  private final int bufferBytes;
+  /**
+   * Buffers of parts that are parsed, given back by the parsing threads: a new part reuses one
+   * instead of a fresh megabyte, which the collector would have to allocate, zero and reclaim.
+   */
+  private final BlockingQueue<byte[]> spare = new ArrayBlockingQueue<>(SPARE_BUFFERS);
   private byte[] buf;
   private int length;
   /** Where to go on looking for a cut: a line end not decided yet, or where scanning stopped. */
@@ -54,7 +66,18 @@ final class TraceParts {
     this.in = in;
     this.partBytes = partBytes;
     this.maxPartBytes = Math.max(partBytes, maxPartBytes);
-    this.buf = new byte[partBytes + (partBytes >> 2)];
+    this.bufferBytes = partBytes + (partBytes >> 2);
+    this.buf = new byte[bufferBytes];
+  }
+
+  /**
+   * Gives back the bytes of a part that was parsed and is no longer used, for a later part
+   * (thread-safe).
+   */
+  void recycle(Part part) {
+    if (part.bytes().length == bufferBytes) {
+      spare.offer(part.bytes()); // dropped when enough are kept
+    }
   }
 
   /** What reading failed with, once a {@link Kind#FAILED} part was returned; else null. */
@@ -106,7 +129,10 @@ final class TraceParts {
 
   private Part cutAt(int cut) {
     Part part = new Part(buf, cut, Kind.CUT);
-    byte[] next = new byte[Math.max(partBytes + (partBytes >> 2), length - cut)];
+    byte[] next = length - cut <= bufferBytes ? spare.poll() : null;
+    if (next == null) {
+      next = new byte[Math.max(bufferBytes, length - cut)];
+    }
     System.arraycopy(buf, cut, next, 0, length - cut);
     buf = next;
     length -= cut;

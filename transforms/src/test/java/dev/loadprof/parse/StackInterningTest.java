@@ -1,0 +1,154 @@
+package dev.loadprof.parse;
+
+import static dev.loadprof.parse.PerfScriptParserTest.SAMPLE_HEADER;
+import static dev.loadprof.parse.PerfScriptParserTest.parse;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.loadprof.model.Frame;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Frames found by a hash of part of their text, and stacks handed on as shared arrays: equal text
+ * gives the same frames and the same array, and any difference, wherever it is, gives other ones.
+ */
+class StackInterningTest {
+  private static final String LEAF = "\t            116a descend (/tmp/deep)";
+  private static final String DESCEND = "\t            119e descend (/tmp/deep)";
+  private static final String WORKER = "\t            11e2 worker (/tmp/deep)";
+  private static final String ROOT = "\t           891f5 start_thread (/usr/lib/libc.so.6)";
+
+  private static String record(String... frames) {
+    return SAMPLE_HEADER + "\n" + String.join("\n", frames) + "\n\n";
+  }
+
+  private static String deep(String leaf, int depth, String bottom) {
+    List<String> lines = new ArrayList<>();
+    lines.add(leaf);
+    for (int i = 0; i < depth; i++) {
+      lines.add(DESCEND);
+    }
+    lines.add(bottom);
+    lines.add(ROOT);
+    return record(lines.toArray(new String[0]));
+  }
+
+  @Test
+  void equalStacksShareOneArrayAndOthersDoNot() {
+    String a = deep(LEAF, 46, WORKER);
+    String prefix = deep(LEAF, 30, WORKER); // a shorter stack: the same leaf and root
+    String lastDiffers = deep(LEAF, 46, "\t            11e2 worker (/tmp/deep2)");
+    String leafDiffers = deep("\t            117e descend (/tmp/deep)", 46, WORKER);
+    RecordingSink sink = parse(a + prefix + a + lastDiffers + a + leafDiffers + a);
+    List<Frame[]> s = sink.stacks;
+    assertEquals(7, s.size());
+    assertSame(s.get(0), s.get(2));
+    assertSame(s.get(0), s.get(4));
+    assertSame(s.get(0), s.get(6));
+    assertEquals(49, s.get(0).length);
+    assertEquals(33, s.get(1).length);
+    assertEquals(new Frame("worker", "/tmp/deep2", 0x11e2), s.get(3)[47]);
+    assertEquals(new Frame("worker", "/tmp/deep", 0x11e2), s.get(0)[47]);
+    assertEquals(new Frame("descend", "/tmp/deep", 0x117e), s.get(5)[0]);
+    for (int i : new int[] {1, 3, 5}) {
+      assertNotSame(s.get(0), s.get(i));
+      assertNotEquals(List.of(s.get(0)), List.of(s.get(i)));
+    }
+  }
+
+  @Test
+  void framesWhoseHashesCollideStayApart() {
+    // Same address, same length, same last 8 chars: the same hash, other symbols.
+    String f1 = "\t            1000 alpha_fn (/lib/x.so)";
+    String f2 = "\t            1000 gamma_fn (/lib/x.so)";
+    int h1 = StackFrames.textHash(0x1000, f1.toCharArray(), f1.indexOf('1'), f1.length());
+    int h2 = StackFrames.textHash(0x1000, f2.toCharArray(), f2.indexOf('1'), f2.length());
+    assertEquals(h1, h2, "the test needs colliding hashes");
+    RecordingSink sink = parse(record(f1, ROOT) + record(f2, ROOT) + record(f1, ROOT));
+    List<Frame[]> s = sink.stacks;
+    assertEquals(new Frame("alpha_fn", "/lib/x.so", 0x1000), s.get(0)[0]);
+    assertEquals(new Frame("gamma_fn", "/lib/x.so", 0x1000), s.get(1)[0]);
+    assertSame(s.get(0), s.get(2));
+    assertNotSame(s.get(0), s.get(1), "the stacks' hashes collide too");
+  }
+
+  @Test
+  void rangeInternerComparesWholeKeysUnderOneHash() {
+    RangeInterner<String> t = new RangeInterner<>(1000);
+    char[] b = "abcXabdXabc".toCharArray();
+    t.put(b, 0, 3, 7, "first");
+    t.put(b, 4, 7, 7, "second");
+    assertEquals("first", t.get(b, 8, 11, 7));
+    assertEquals("second", t.get(b, 4, 7, 7));
+    assertNull(t.get(b, 0, 2, 7), "a prefix is another key");
+    assertNull(t.get(b, 0, 3, 8), "another hash is another key");
+    // Growing keeps every key under its own hash.
+    for (int i = 0; i < 600; i++) {
+      char[] k = ("k" + i).toCharArray();
+      t.put(k, 0, k.length, i % 5, "v" + i);
+    }
+    for (int i = 0; i < 600; i++) {
+      char[] k = ("k" + i).toCharArray();
+      assertEquals("v" + i, t.get(k, 0, k.length, i % 5));
+    }
+    assertEquals("first", t.get(b, 0, 3, 7));
+  }
+
+  @Test
+  void internedStacksMatchOnlyTheSameFramesUnderOneHash() {
+    Frame x = new Frame("x", "d", 1);
+    Frame y = new Frame("y", "d", 2);
+    Frame equalToX = new Frame("x", "d", 1);
+    InternedStacks stacks = new InternedStacks(100, 1000);
+    Frame[] buf = {x, y, x};
+    Frame[] xyx = stacks.of(buf, 3, 42);
+    Frame[] xy = stacks.of(buf, 2, 42); // a prefix, same hash
+    buf[2] = y;
+    Frame[] xyy = stacks.of(buf, 3, 42); // the last frame differs, same hash
+    assertArrayEquals(new Frame[] {x, y, x}, xyx);
+    assertArrayEquals(new Frame[] {x, y}, xy);
+    assertArrayEquals(new Frame[] {x, y, y}, xyy);
+    buf[2] = x;
+    assertSame(xyx, stacks.of(buf, 3, 42));
+    assertSame(xy, stacks.of(buf, 2, 42));
+    Frame[] other = stacks.of(new Frame[] {equalToX, y, x}, 3, 42);
+    assertNotSame(xyx, other, "equal frames that are other instances: kept apart");
+    assertArrayEquals(xyx, other);
+    buf[0] = y; // the caller's buffer is theirs: the kept stacks do not change
+    assertArrayEquals(new Frame[] {x, y, x}, xyx);
+  }
+
+  @Test
+  void boundedStacksStillGiveRightStacks() {
+    // Tiny bounds clear the tables again and again; every stack must stay right.
+    PerfScriptParser parser = new PerfScriptParser(20, PerfScriptParser.DEFAULT_MAX_LINE_CHARS);
+    Random random = new Random(21);
+    StringBuilder in = new StringBuilder();
+    List<List<Frame>> expected = new ArrayList<>();
+    for (int r = 0; r < 400; r++) {
+      int depth = 1 + random.nextInt(12);
+      List<String> lines = new ArrayList<>();
+      List<Frame> frames = new ArrayList<>();
+      for (int d = 0; d < depth; d++) {
+        int f = random.nextInt(6);
+        lines.add("\t  " + Integer.toHexString(0x100 + f) + " f" + f + " (/lib" + (f % 2) + ")");
+        frames.add(new Frame("f" + f, "/lib" + (f % 2), 0x100 + f));
+      }
+      in.append(record(lines.toArray(new String[0])));
+      expected.add(frames);
+    }
+    RecordingSink sink = parse(parser, in.toString());
+    List<List<Frame>> got = new ArrayList<>();
+    for (Frame[] s : sink.stacks) {
+      got.add(List.of(s));
+    }
+    assertEquals(expected, got);
+  }
+}
