@@ -50,12 +50,18 @@
 #                              now, interleaved rounds, ratios within a round, outputs compared;
 #                              see perfdata-files.sh
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
-#                              revision (HEAD: the working tree), rounds interleaving the revisions
+#                              revision (HEAD: the working tree), rounds interleaving the revisions;
+#                              PARSE_FILE=X.txt parses that plain text instead of the synthetic trace
 #   bench/run.sh wall-cost [ROUNDS] [GB] [BEFORE] [AFTER] [plain|switches]  keeping switch
 #                              records whole: archive size, archive and analyze time of the GB
 #                              synthetic trace (switches: a switch and a wakeup per 4 samples) at
 #                              two revisions (default 60bc932, before they were kept, and HEAD's
 #                              commit), interleaved rounds, medians and ratios
+#   bench/run.sh text-ab [ROUNDS] [BEFORE] [TRACE...]  text traces end to end: zcat | wc -l vs
+#                              ./loadprof analyze at BEFORE (a revision, default ed44df9, or a
+#                              built tree's directory) vs this tree, interleaved rounds, ratios
+#                              within each round, medians, outputs compared (default traces: the
+#                              deep recording's text /tmp/speed/deep5.txt.gz and cliff-2g.txt.gz)
 #   bench/run.sh local [ROUNDS] [TRACE...]  big text traces in the CLI's JVM (windows joined as the trace is
 #                              read) against embedded Flink, the launcher's choice for them
 #                              before: the 2 GB synthetic trace gzipped (gzip's default level)
@@ -748,7 +754,7 @@ parse_ab() {
       printf 'round %d %-10s ' "$r" "${revs[$i]}"
       # The revision's classes first; ParseCpuTime itself from this tree (older ones lack it).
       java -Xmx2g -cp "$d/transforms/target/test-classes:$d/transforms/target/classes:$d/schemas/target/classes:$home/pipelines/target/test-classes:$deps" \
-        dev.loadprof.bench.ParseCpuTime 9
+        dev.loadprof.bench.ParseCpuTime 9 ${PARSE_FILE:-}
     done
   done
 }
@@ -992,7 +998,87 @@ PY
   done
 }
 
+# Text traces end to end at two builds against reading the file: `zcat | wc -l` (or `cat | wc
+# -l`), ./loadprof analyze of a BEFORE build, and of this tree, the order of the three turning
+# each round; wall, CPU and max RSS from /usr/bin/time, the load average, ratios within each
+# round and medians; then the nine outputs of the two builds compared byte for byte.
+text_ab() {
+  local rounds="${1:-3}" before="${2:-ed44df9}"
+  shift 2 || true
+  local inputs=("$@")
+  ((${#inputs[@]})) || inputs=(/tmp/speed/deep5.txt.gz "$work/cliff-2g.txt.gz")
+  local bdir="$before"
+  if [ ! -d "$bdir" ]; then # a revision: built once from git archive, never installed
+    bdir="$work/text-ab-$(git rev-parse --short "$before")"
+    if [ ! -f "$bdir/pipelines/target/loadprof.jar" ]; then
+      mkdir -p "$bdir" && git archive "$before" | tar -x -C "$bdir"
+      (cd "$bdir" && mvn -q -o -B package -DskipTests >/dev/null)
+    fi
+  fi
+  ./loadprof --help >/dev/null # builds this tree if needed
+  local tsv="$work/text-ab.tsv" r input step t out order
+  : >"$tsv"
+  for ((r = 1; r <= rounds; r++)); do
+    for input in "${inputs[@]}"; do
+      case $((r % 3)) in
+        1) order=(read before now) ;;
+        2) order=(now read before) ;;
+        0) order=(before now read) ;;
+      esac
+      for step in "${order[@]}"; do
+        out="$work/text-ab-out-$step-$(basename "$input")"
+        rm -rf "$out"
+        case "$step" in
+          read) if [[ "$input" == *.gz ]]; then set -- bash -c 'zcat "$1" | wc -l' _ "$input"
+                else set -- bash -c 'cat "$1" | wc -l' _ "$input"; fi ;;
+          before) set -- "$bdir/loadprof" analyze --quiet -o "$out" "$input" ;;
+          now) set -- ./loadprof analyze --quiet -o "$out" "$input" ;;
+        esac
+        /usr/bin/time -f '%e %U %S %M' -o "$work/text-ab-time" "$@" >"$work/text-ab-$step.log" 2>&1 \
+          || echo "$step $(basename "$input"): exit $? (log $work/text-ab-$step.log)"
+        t=$(tail -1 "$work/text-ab-time")
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$(basename "$input")" "$step" \
+          "$(echo "$t" | cut -d' ' -f1)" "$(echo "$t" | awk '{print $2 + $3}')" \
+          "$(echo "$t" | cut -d' ' -f4)" "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tsv"
+      done
+    done
+  done
+  python3 - "$tsv" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+print("load average (1 min) during the runs: %s-%s" % (min(float(r[6]) for r in rows),
+                                                      max(float(r[6]) for r in rows)))
+for inp in dict.fromkeys(r[1] for r in rows):
+    def val(rnd, step, col):
+        return [float(r[col]) for r in rows if r[0] == rnd and r[1] == inp and r[2] == step][0]
+    rounds = sorted({r[0] for r in rows if r[1] == inp})
+    print(inp)
+    for step in ("read", "before", "now"):
+        col = [r for r in rows if r[1] == inp and r[2] == step]
+        print("  %-6s wall %.2f s, cpu %.2f s, max rss %.0f MB (medians)" % (step,
+              statistics.median(float(r[3]) for r in col), statistics.median(float(r[4]) for r in col),
+              statistics.median(float(r[5]) for r in col) / 1024))
+    for a, b in (("before", "read"), ("now", "read"), ("now", "before")):
+        per = [val(x, a, 3) / val(x, b, 3) for x in rounds]
+        print("  wall %s / %s: median %.2f; per round %s" % (a, b, statistics.median(per),
+              " ".join("%.2f" % p for p in per)))
+    per = [val(x, "now", 4) / val(x, "before", 4) for x in rounds]
+    print("  cpu now / before: median %.2f; per round %s" % (statistics.median(per),
+          " ".join("%.2f" % p for p in per)))
+PY
+  local f name
+  for input in "${inputs[@]}"; do
+    name=$(basename "$input")
+    for f in histogram.txt functions.txt flame.folded summary.json summary.txt offcpu.folded \
+        report.html profile.pb.gz offcpu.pb.gz; do
+      cmp -s "$work/text-ab-out-before-$name/$f" "$work/text-ab-out-now-$name/$f" \
+        && echo "same $name $f" || echo "DIFFERENT $name $f"
+    done
+  done
+}
+
 case "${1:-}" in
+  text-ab) shift; text_ab "$@" ;;
   startup) shift; startup "$@" ;;
   cds) shift; cds "$@" ;;
   curve) shift; curve "$@" ;;

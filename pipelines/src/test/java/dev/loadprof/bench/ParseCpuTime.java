@@ -23,7 +23,7 @@ public final class ParseCpuTime {
 
   public static void main(String[] args) throws Exception {
     int reps = args.length > 0 ? Integer.parseInt(args[0]) : 9;
-    byte[] text = args.length > 1 ? Files.readAllBytes(Path.of(args[1]))
+    byte[] text = args.length > 1 && !args[1].isEmpty() ? Files.readAllBytes(Path.of(args[1]))
         : StageThroughput.traceText(32, 4);
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     double[] seconds = new double[reps];

@@ -39,9 +39,19 @@ final class LineScanner {
   private final int maxLineChars;
   private char[] buf = new char[READ_CHUNK * 2];
   private long lineNumber;
+  /** Counts the moves of the buffer's text: a line's range stays valid until it changes. */
+  private int moves;
 
   LineScanner(int maxLineChars) {
     this.maxLineChars = maxLineChars;
+  }
+
+  /**
+   * Changes whenever the text in the buffer moves (to the front, or into a bigger buffer): while
+   * it is the same, the chars of a line handed over earlier are still where they were.
+   */
+  int moves() {
+    return moves;
   }
 
   /** Lines read so far, counting those before the part (see {@link #read}). */
@@ -86,6 +96,7 @@ final class LineScanner {
       }
       // No full line in the buffer: move the partial line to the front and read more.
       if (start > 0) {
+        moves++;
         System.arraycopy(b, start, b, 0, limit - start);
         limit -= start;
         start = 0;
@@ -96,9 +107,11 @@ final class LineScanner {
         skippingLongLine = true;
       }
       if (skippingLongLine) {
+        moves++; // the text read next overwrites the buffer from its start
         limit = 0;
       }
       if (limit == buf.length) {
+        moves++;
         buf = Arrays.copyOf(buf, buf.length * 2);
         b = buf;
       }

@@ -87,6 +87,11 @@ final class RecordAssembler implements LineScanner.Lines {
   private int[] lineHashes = new int[128];
   private int frameCount;
   private final InternedStacks stacks;
+  // The last stack line's range in the scanner's buffer, while the text has not moved (see
+  // LineScanner#moves): a recursive call's line repeats the one before it.
+  private int lastLineStart;
+  private int lastLineEnd;
+  private int lastLineMoves = -1;
 
   RecordAssembler(int maxFrames, Map<Frame, Frame> canonicalFrames, LineScanner scanner) {
     this.stackFrames = new StackFrames(maxFrames, canonicalFrames);
@@ -202,18 +207,20 @@ final class RecordAssembler implements LineScanner.Lines {
   private void stackLine(char[] b, int s, int e) {
     switch (state) {
       case IN_STACK -> {
+        if (frameCount > 0 && repeatsLastLine(b, s, e)) {
+          addFrame(frames[frameCount - 1], lineHashes[frameCount - 1]);
+          return;
+        }
         Frame f = stackFrames.frame(b, s, e);
+        lastLineStart = s;
+        lastLineEnd = e;
+        lastLineMoves = scanner.moves();
         if (f == null) {
           sink.malformed(scanner.lineNumber(), "bad stack line", new String(b, s, e - s));
           dropStack();
           state = SKIP_STACK;
         } else {
-          if (frameCount == frames.length) {
-            frames = Arrays.copyOf(frames, frameCount * 2);
-            lineHashes = Arrays.copyOf(lineHashes, frameCount * 2);
-          }
-          lineHashes[frameCount] = stackFrames.lineHash();
-          frames[frameCount++] = f;
+          addFrame(f, stackFrames.lineHash());
         }
       }
       case NO_RECORD -> {
@@ -225,6 +232,25 @@ final class RecordAssembler implements LineScanner.Lines {
         // SKIP_STACK, IN_ORPHAN: part of a record already sent or already reported.
       }
     }
+  }
+
+  /**
+   * Whether b[s, e) is the same text as the stack line before it, which is still in the buffer
+   * (the frame before it in this stack was parsed from it, or repeated it).
+   */
+  private boolean repeatsLastLine(char[] b, int s, int e) {
+    int n = lastLineEnd - lastLineStart;
+    return e - s == n && lastLineMoves == scanner.moves()
+        && Arrays.equals(b, s, e, b, lastLineStart, lastLineEnd);
+  }
+
+  private void addFrame(Frame f, int lineHash) {
+    if (frameCount == frames.length) {
+      frames = Arrays.copyOf(frames, frameCount * 2);
+      lineHashes = Arrays.copyOf(lineHashes, frameCount * 2);
+    }
+    lineHashes[frameCount] = lineHash;
+    frames[frameCount++] = f;
   }
 
   private void comment(char[] b, int s, int e) {

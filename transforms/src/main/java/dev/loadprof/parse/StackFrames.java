@@ -56,7 +56,7 @@ final class StackFrames {
     int addrStart = i;
     long address = 0;
     while (i < e && isHex(b[i])) {
-      address = (address << 4) | Character.digit(b[i], 16);
+      address = (address << 4) | hexValue(b[i]);
       i++;
     }
     if (i == addrStart || (i < e && b[i] != ' ')) {
@@ -87,6 +87,11 @@ final class StackFrames {
       h = 31 * h + b[i];
     }
     return h;
+  }
+
+  /** The value of a hex digit (one that {@link TextScan#isHex} accepts). */
+  private static int hexValue(char c) {
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
   }
 
   /** "ffffffff8100 sym (dso)": an inline frame, not a tracepoint's "key=value" payload. */

@@ -64,6 +64,31 @@ class StackInterningTest {
   }
 
   @Test
+  void aRepeatedLineGivesItsFrameAndAnyOtherLineItsOwn() throws Exception {
+    // Lines of one length that differ only in a char (address, symbol or dso), runs of equal
+    // lines, and a record after a blank line: read whole, and in reads of a few chars, which
+    // move each line to the front of the buffer, where the line before it was.
+    String[] lines = {
+        "\t  11a0 descend (/tmp/deep)", "\t  11a0 descend (/tmp/deep)", "\t  11a1 descend (/tmp/deep)",
+        "\t  11a1 descend (/tmp/deep)", "\t  11a1 descenD (/tmp/deep)", "\t  11a1 descenD (/tmp/deeq)",
+        "\t  11a1 descenD (/tmp/deeq)", "\t  11a0 descend (/tmp/deep)"};
+    String in = record(lines) + record(lines[7], lines[7]) + record(lines[0]);
+    List<Frame> expected = new ArrayList<>();
+    for (String line : lines) {
+      String[] parts = line.trim().split(" ");
+      expected.add(new Frame(parts[1], parts[2].substring(1, parts[2].length() - 1),
+          Long.parseLong(parts[0], 16)));
+    }
+    for (int chunk : new int[] {1, 3, 7, 1 << 20}) {
+      RecordingSink sink = new RecordingSink();
+      new PerfScriptParser().read(new PerfScriptParserTest.ChunkedReader(in, chunk), sink);
+      assertEquals(expected, List.of(sink.stacks.get(0)), "chunk " + chunk);
+      assertEquals(List.of(expected.get(7), expected.get(7)), List.of(sink.stacks.get(1)));
+      assertEquals(List.of(expected.get(0)), List.of(sink.stacks.get(2)));
+    }
+  }
+
+  @Test
   void framesWhoseHashesCollideStayApart() {
     // Same address, same length, same last 8 chars: the same hash, other symbols.
     String f1 = "\t            1000 alpha_fn (/lib/x.so)";
