@@ -355,4 +355,23 @@ class LauncherTest {
     assertThat(dryRun(home.resolve("loadprof"), "analyze", small.toString()).command(),
         containsString("-XX:SharedArchiveFile=" + cds.resolve("direct.jsa")));
   }
+
+  @Test
+  void trainingRunsHaveNoJitSoThatNoMethodIsArchivedQueuedForCompilation() throws Exception {
+    Path home = fakeHome();
+    // Lists the classes; dumps the archive only when it runs without a JIT (-Xint).
+    Path bin = fakeJava(String.join("\n",
+        "list= out=",
+        "for a in \"$@\"; do case \"$a\" in -XX:DumpLoadedClassList=*) list=\"${a#*=}\";;"
+            + " -XX:SharedArchiveFile=*) out=\"${a#*=}\";; esac; done",
+        "if [ -n \"$list\" ]; then echo classes > \"$list\"; exit 0; fi",
+        "case \" $* \" in *' -Xint '*) echo archive > \"$out\";; *) exit 1;; esac", ""));
+    Path cwd = Files.createDirectory(dir.resolve("user"));
+    Run run = launch(home.resolve("loadprof"), bin, cwd, Map.of("LOADPROF_CDS", "train"));
+    assertEquals(0, run.exit(), run.stderr());
+    Path cds = home.resolve("pipelines/target/cds");
+    for (String kind : new String[] {"direct", "full", "direct-stores", "full-stores"}) {
+      assertEquals(true, Files.isRegularFile(cds.resolve(kind + ".jsa")), run.stderr());
+    }
+  }
 }

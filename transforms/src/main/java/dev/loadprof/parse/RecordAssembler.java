@@ -83,10 +83,7 @@ final class RecordAssembler implements LineScanner.Lines {
   private int switchNextTid;
   private String switchNextComm;
   private Frame[] frames = new Frame[128];
-  /** The hash of each frame's line text (see StackFrames#lineHash), to find the stack. */
-  private int[] lineHashes = new int[128];
   private int frameCount;
-  private final InternedStacks stacks;
   // The last stack line's range in the scanner's buffer, while the text has not moved (see
   // LineScanner#moves): a recursive call's line repeats the one before it.
   private int lastLineStart;
@@ -95,7 +92,6 @@ final class RecordAssembler implements LineScanner.Lines {
 
   RecordAssembler(int maxFrames, Map<Frame, Frame> canonicalFrames, LineScanner scanner) {
     this.stackFrames = new StackFrames(maxFrames, canonicalFrames);
-    this.stacks = new InternedStacks(maxFrames >> 4, maxFrames * 2L);
     this.scanner = scanner;
   }
 
@@ -208,7 +204,7 @@ final class RecordAssembler implements LineScanner.Lines {
     switch (state) {
       case IN_STACK -> {
         if (frameCount > 0 && repeatsLastLine(b, s, e)) {
-          addFrame(frames[frameCount - 1], lineHashes[frameCount - 1]);
+          addFrame(frames[frameCount - 1]);
           return;
         }
         Frame f = stackFrames.frame(b, s, e);
@@ -220,7 +216,7 @@ final class RecordAssembler implements LineScanner.Lines {
           dropStack();
           state = SKIP_STACK;
         } else {
-          addFrame(f, stackFrames.lineHash());
+          addFrame(f);
         }
       }
       case NO_RECORD -> {
@@ -244,12 +240,10 @@ final class RecordAssembler implements LineScanner.Lines {
         && Arrays.equals(b, s, e, b, lastLineStart, lastLineEnd);
   }
 
-  private void addFrame(Frame f, int lineHash) {
+  private void addFrame(Frame f) {
     if (frameCount == frames.length) {
       frames = Arrays.copyOf(frames, frameCount * 2);
-      lineHashes = Arrays.copyOf(lineHashes, frameCount * 2);
     }
-    lineHashes[frameCount] = lineHash;
     frames[frameCount++] = f;
   }
 
@@ -282,8 +276,7 @@ final class RecordAssembler implements LineScanner.Lines {
   }
 
   private void sendPending() {
-    Frame[] stack = frameCount == 0 ? NO_FRAMES
-        : stacks.of(frames, frameCount, InternedStacks.hash(lineHashes, frameCount));
+    Frame[] stack = frameCount == 0 ? NO_FRAMES : Arrays.copyOf(frames, frameCount);
     frameCount = 0;
     if (pendingIsSwitch) {
       sink.schedSwitch(pendingTime, pendingCpu, switchPeriod, switchPrevPid, switchPrevTid,

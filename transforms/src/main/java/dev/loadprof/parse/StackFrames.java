@@ -27,21 +27,10 @@ final class StackFrames {
 
   private final HashMap<String, String> dsos = new HashMap<>();
 
-  /** The hash of the text of the last line that gave a frame (see {@link #lineHash}). */
-  private int lastHash;
-
   StackFrames(int maxFrames, Map<Frame, Frame> canonicalFrames) {
     this.maxFrames = maxFrames;
     this.framesByText = new RangeInterner<>(maxFrames);
     this.canonicalFrames = canonicalFrames;
-  }
-
-  /**
-   * A hash of the text of the last line that gave a frame: equal for lines that differ only in
-   * their leading and trailing blanks, which give equal frames.
-   */
-  int lineHash() {
-    return lastHash;
   }
 
   /**
@@ -65,7 +54,6 @@ final class StackFrames {
     int t = skipBlanks(b, i, e);
     int te = trimEnd(b, t, e);
     int h = textHash(address, b, addrStart, te);
-    lastHash = h;
     Frame f = framesByText.get(b, addrStart, te, h);
     if (f != null) {
       return f;
