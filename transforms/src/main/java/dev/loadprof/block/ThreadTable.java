@@ -38,6 +38,8 @@ final class ThreadTable {
   private final Map<Integer, TreeMap<Long, Integer>> startsOfPid = new HashMap<>();
   /** Pids the trace has named (FORK, COMM or a record header): a new FORK of one is reuse. */
   private final Set<Integer> seenPids = new HashSet<>();
+  /** Threads that switch records named while their process was unknown: tid -> switches. */
+  private final Map<Integer, Long> unknownSwitchesOfTid = new HashMap<>();
   private boolean plainLayout;
 
   /** @param info receives the process names; its health tells whether task records were seen */
@@ -216,6 +218,8 @@ final class ThreadTable {
       }
       if (s.prevPid[i] == UNKNOWN_ID || s.nextPid[i] == UNKNOWN_ID) {
         info.health.increment(TraceHealth.UNKNOWN_PID_SWITCHES);
+        int tid = s.nextPid[i] == UNKNOWN_ID ? s.nextTid[i] : s.prevTid[i];
+        unknownSwitchesOfTid.merge(tid, 1L, Long::sum);
       }
     }
     if (b.carryIn.kind == CpuState.Kind.RUNNING && b.carryIn.pid == UNKNOWN_ID) {
@@ -223,6 +227,25 @@ final class ThreadTable {
     }
     if (!startsOfPid.isEmpty()) {
       keysByTime(b);
+    }
+  }
+
+  /**
+   * At the end of the trace: the unknown-process switches of threads that no record of the whole
+   * trace belongs to are counted apart ({@link TraceHealth#UNSEEN_THREAD_SWITCHES}). A thread of
+   * a recorded process is known by its own samples and switch-outs, even when its FORK was lost,
+   * so only the others are left: switches of a thread known later still warn (RunWarnings).
+   */
+  void countUnseenThreads() {
+    long unseen = 0;
+    for (Map.Entry<Integer, Long> e : unknownSwitchesOfTid.entrySet()) {
+      if (!pidOfTid.containsKey(e.getKey())) {
+        unseen += e.getValue();
+      }
+    }
+    if (unseen > 0) {
+      info.health.add(TraceHealth.UNKNOWN_PID_SWITCHES, -unseen);
+      info.health.add(TraceHealth.UNSEEN_THREAD_SWITCHES, unseen);
     }
   }
 

@@ -42,6 +42,12 @@ public final class TraceHealth implements Serializable {
   public static final String SAMPLES_FILTERED_OUT = "samples_filtered_out";
   public static final String SAMPLES_OF_UNUSABLE_RUN = "samples_of_unusable_run";
   public static final String UNKNOWN_PID_SWITCHES = "switches_with_unknown_pid";
+  /**
+   * Switches to or from a thread that no record of the whole trace belongs to (no sample,
+   * switch-out, FORK or COMM of its own): perf recorded nothing in its context, so it is no
+   * recorded process's thread (on these VMs, a host agent's threads on one CPU).
+   */
+  public static final String UNSEEN_THREAD_SWITCHES = "switches_of_unseen_threads";
   /** Context-switch records of the idle task (CPU-wide records of tid 0): not a thread's lane. */
   public static final String IDLE_SWITCH_RECORDS = "idle_switch_records";
   /** Threads whose last context-switch record is IN: the trace ended while they were in. */
