@@ -345,7 +345,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.layout = threads.plainLayout() ? "plain" : "fields";
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
     threads.nameRestartsApart();
-    threads.countUnseenThreads();
+    threads.countUnknownThreadSwitches();
     RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread(), fromPerfData);
     damage.warn(info, sourceName);
     // A few samples may all be leaf-only in a recording with -g (idle, a leaf without frame

@@ -217,7 +217,6 @@ final class ThreadTable {
         s.nextPid[i] = pidOfTid.getOrDefault(s.nextTid[i], UNKNOWN_ID);
       }
       if (s.prevPid[i] == UNKNOWN_ID || s.nextPid[i] == UNKNOWN_ID) {
-        info.health.increment(TraceHealth.UNKNOWN_PID_SWITCHES);
         int tid = s.nextPid[i] == UNKNOWN_ID ? s.nextTid[i] : s.prevTid[i];
         unknownSwitchesOfTid.merge(tid, 1L, Long::sum);
       }
@@ -231,22 +230,24 @@ final class ThreadTable {
   }
 
   /**
-   * At the end of the trace: the unknown-process switches of threads that no record of the whole
-   * trace belongs to are counted apart ({@link TraceHealth#UNSEEN_THREAD_SWITCHES}). A thread of
-   * a recorded process is known by its own samples and switch-outs, even when its FORK was lost,
-   * so only the others are left: switches of a thread known later still warn (RunWarnings).
+   * At the end of the trace, counts the switches that named a thread of unknown process
+   * ({@link TraceHealth#UNKNOWN_PID_SWITCHES}), apart from those of threads that no record of the
+   * whole trace belongs to ({@link TraceHealth#UNSEEN_THREAD_SWITCHES}). A thread of a recorded
+   * process is known by its own samples and switch-outs, even when its FORK was lost, so only
+   * the others are left: switches of a thread known later still warn (RunWarnings).
    */
-  void countUnseenThreads() {
+  void countUnknownThreadSwitches() {
+    long known = 0;
     long unseen = 0;
     for (Map.Entry<Integer, Long> e : unknownSwitchesOfTid.entrySet()) {
-      if (!pidOfTid.containsKey(e.getKey())) {
+      if (pidOfTid.containsKey(e.getKey())) {
+        known += e.getValue();
+      } else {
         unseen += e.getValue();
       }
     }
-    if (unseen > 0) {
-      info.health.add(TraceHealth.UNKNOWN_PID_SWITCHES, -unseen);
-      info.health.add(TraceHealth.UNSEEN_THREAD_SWITCHES, unseen);
-    }
+    info.health.add(TraceHealth.UNKNOWN_PID_SWITCHES, known);
+    info.health.add(TraceHealth.UNSEEN_THREAD_SWITCHES, unseen);
   }
 
   /**
