@@ -48,7 +48,7 @@
 #   bench/run.sh files [ROUNDS] [BEFORE] X.data...  perf.data end to end on recordings you give:
 #                              perf script vs ./loadprof analyze at BEFORE (default ed44df9) and
 #                              now, interleaved rounds, ratios within a round, outputs compared;
-#                              see perfdata-files.sh
+#                              see perfdata-e2e.sh
 #   bench/run.sh parse-ab [ROUNDS] REV...  the text parser's CPU time (ParseCpuTime) at each git
 #                              revision (HEAD: the working tree), rounds interleaving the revisions;
 #                              PARSE_FILE=X.txt parses that plain text instead of the synthetic trace
@@ -927,6 +927,70 @@ PY
   done
 }
 
+# One timed step of a text-trace bench (local, text-ab): COMMAND..., where an argument {out} is
+# the step's output directory ($work/PREFIX-out-STEP-INPUT, emptied first), or for the step
+# "read" `zcat | wc -l` (or `cat | wc -l`) of INPUT; the row "round input step wall cpu max-rss
+# load" goes to TSV and the terminal.
+text_step() { # PREFIX TSV ROUND INPUT STEP [COMMAND...]
+  local prefix="$1" tsv="$2" r="$3" input="$4" step="$5" t a args=()
+  local out="$work/$prefix-out-$step-$(basename "$input")"
+  shift 5
+  rm -rf "$out"
+  for a in "$@"; do
+    if [ "$a" = "{out}" ]; then args+=("$out"); else args+=("$a"); fi
+  done
+  set -- "${args[@]}"
+  if [ "$step" = read ]; then
+    if [[ "$input" == *.gz ]]; then set -- bash -c 'zcat "$1" | wc -l' _ "$input"
+    else set -- bash -c 'cat "$1" | wc -l' _ "$input"; fi
+  fi
+  /usr/bin/time -f '%e %U %S %M' -o "$work/$prefix-time" "$@" >"$work/$prefix-$step.log" 2>&1 \
+    || echo "$step $(basename "$input"): exit $? (log $work/$prefix-$step.log)"
+  t=$(tail -1 "$work/$prefix-time")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$(basename "$input")" "$step" \
+    "$(echo "$t" | cut -d' ' -f1)" "$(echo "$t" | awk '{print $2 + $3}')" \
+    "$(echo "$t" | cut -d' ' -f4)" "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tsv"
+}
+
+# The rows of text_step per input: each step's medians, then for each "a/b" of WALL (and of
+# CPU) the ratio of a to b taken within each round, and the median of those.
+text_summary() { # TSV "STEP..." "A/B..." ["A/B..." for CPU]
+  python3 - "$@" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+steps = sys.argv[2].split()
+pairs = {3: sys.argv[3].split(), 4: (sys.argv[4] if len(sys.argv) > 4 else "").split()}
+print("load average (1 min) during the runs: %s-%s" % (min(float(r[6]) for r in rows),
+                                                      max(float(r[6]) for r in rows)))
+for inp in dict.fromkeys(r[1] for r in rows):
+    def val(rnd, step, col):
+        return [float(r[col]) for r in rows if r[0] == rnd and r[1] == inp and r[2] == step][0]
+    rounds = sorted({r[0] for r in rows if r[1] == inp})
+    print(inp)
+    width = max(len(step) for step in steps)
+    for step in steps:
+        col = [r for r in rows if r[1] == inp and r[2] == step]
+        print("  %-*s wall %.2f s, cpu %.2f s, max rss %.0f MB (medians)" % (width, step,
+              statistics.median(float(r[3]) for r in col), statistics.median(float(r[4]) for r in col),
+              statistics.median(float(r[5]) for r in col) / 1024))
+    for c, what in ((3, "wall"), (4, "cpu")):
+        for pair in pairs[c]:
+            a, b = pair.split("/")
+            per = [val(x, a, c) / val(x, b, c) for x in rounds]
+            print("  %s %s / %s: median %.2f; per round %s" % (what, a, b, statistics.median(per),
+                  " ".join("%.2f" % p for p in per)))
+PY
+}
+
+# "same NAME FILE" or "DIFFERENT NAME FILE" for each FILE of two output directories.
+same_outputs() { # DIR_A DIR_B NAME FILE...
+  local a="$1" b="$2" name="$3" f
+  shift 3
+  for f in "$@"; do
+    cmp -s "$a/$f" "$b/$f" && echo "same $name $f" || echo "DIFFERENT $name $f"
+  done
+}
+
 # Big text traces in the CLI's JVM (LocalAnalysis, which joins each window as soon as the trace
 # has passed it) against embedded Flink (the launcher's choice for them before), each round
 # running: the time to read the file (zcat | wc -l, or cat | wc -l), analyze as the launcher
@@ -944,57 +1008,27 @@ local_big() {
     inputs=("$gz" "$sw")
   fi
   ls -l "${inputs[@]}"
-  local tsv="$work/local-big.tsv" r input step t out
+  local tsv="$work/local-big.tsv" r input step runner=()
   : >"$tsv"
   for ((r = 1; r <= rounds; r++)); do
     for input in "${inputs[@]}"; do
       local steps=(read local flink)
       ((r % 2)) || steps=(read flink local)
-      for step in "${steps[@]}"; do
-        out="$work/local-big-out-$step-$(basename "$input")"
-        rm -rf "$out"
-        case "$step" in
-          read) if [[ "$input" == *.gz ]]; then set -- bash -c 'zcat "$1" | wc -l' _ "$input"
-                else set -- bash -c 'cat "$1" | wc -l' _ "$input"; fi ;;
-          local) set -- ./loadprof analyze --quiet -o "$out" "$input" ;;
-          flink) set -- ./loadprof analyze --quiet --runner flink -o "$out" "$input" ;;
-        esac
-        /usr/bin/time -f '%e %U %S %M' -o "$work/local-big-time" "$@" >"$work/local-big-$step.log" 2>&1 \
-          || echo "$step $(basename "$input"): exit $? (log $work/local-big-$step.log)"
-        t=$(tail -1 "$work/local-big-time")
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$(basename "$input")" "$step" \
-          "$(echo "$t" | cut -d' ' -f1)" "$(echo "$t" | awk '{print $2 + $3}')" \
-          "$(echo "$t" | cut -d' ' -f4)" "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tsv"
+      text_step local-big "$tsv" "$r" "$input" read
+      for step in "${steps[@]:1}"; do
+        runner=()
+        [ "$step" = flink ] && runner=(--runner flink)
+        text_step local-big "$tsv" "$r" "$input" "$step" \
+          ./loadprof analyze --quiet "${runner[@]}" -o {out} "$input"
       done
     done
   done
-  python3 - "$tsv" <<'PY'
-import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-print("load average (1 min) during the runs: %s-%s" % (min(float(r[6]) for r in rows),
-                                                      max(float(r[6]) for r in rows)))
-for inp in sorted({r[1] for r in rows}):
-    def val(rnd, step, col):
-        return [float(r[col]) for r in rows if r[0] == rnd and r[1] == inp and r[2] == step][0]
-    rounds = sorted({r[0] for r in rows if r[1] == inp})
-    print(inp)
-    for step in ("read", "local", "flink"):
-        col = [r for r in rows if r[1] == inp and r[2] == step]
-        print("  %-5s wall %.2f s, cpu %.2f s, max rss %.0f MB (medians)" % (step,
-              statistics.median(float(r[3]) for r in col), statistics.median(float(r[4]) for r in col),
-              statistics.median(float(r[5]) for r in col) / 1024))
-    for a, b in (("local", "read"), ("flink", "read"), ("local", "flink")):
-        per = [val(x, a, 3) / val(x, b, 3) for x in rounds]
-        print("  wall %s / %s: median %.2f; per round %s" % (a, b, statistics.median(per),
-              " ".join("%.2f" % p for p in per)))
-PY
-  local f name
+  text_summary "$tsv" "read local flink" "local/read flink/read local/flink"
+  local name
   for input in "${inputs[@]}"; do
     name=$(basename "$input")
-    for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json offcpu.folded; do
-      cmp -s "$work/local-big-out-local-$name/$f" "$work/local-big-out-flink-$name/$f" \
-        && echo "same $name $f" || echo "DIFFERENT $name $f"
-    done
+    same_outputs "$work/local-big-out-local-$name" "$work/local-big-out-flink-$name" "$name" \
+      profile.pb.gz histogram.txt functions.txt flame.folded summary.json offcpu.folded
   done
 }
 
@@ -1016,7 +1050,7 @@ text_ab() {
     fi
   fi
   ./loadprof --help >/dev/null # builds this tree if needed
-  local tsv="$work/text-ab.tsv" r input step t out order
+  local tsv="$work/text-ab.tsv" r input step order launcher
   : >"$tsv"
   for ((r = 1; r <= rounds; r++)); do
     for input in "${inputs[@]}"; do
@@ -1026,54 +1060,21 @@ text_ab() {
         0) order=(before now read) ;;
       esac
       for step in "${order[@]}"; do
-        out="$work/text-ab-out-$step-$(basename "$input")"
-        rm -rf "$out"
-        case "$step" in
-          read) if [[ "$input" == *.gz ]]; then set -- bash -c 'zcat "$1" | wc -l' _ "$input"
-                else set -- bash -c 'cat "$1" | wc -l' _ "$input"; fi ;;
-          before) set -- "$bdir/loadprof" analyze --quiet -o "$out" "$input" ;;
-          now) set -- ./loadprof analyze --quiet -o "$out" "$input" ;;
-        esac
-        /usr/bin/time -f '%e %U %S %M' -o "$work/text-ab-time" "$@" >"$work/text-ab-$step.log" 2>&1 \
-          || echo "$step $(basename "$input"): exit $? (log $work/text-ab-$step.log)"
-        t=$(tail -1 "$work/text-ab-time")
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$(basename "$input")" "$step" \
-          "$(echo "$t" | cut -d' ' -f1)" "$(echo "$t" | awk '{print $2 + $3}')" \
-          "$(echo "$t" | cut -d' ' -f4)" "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$tsv"
+        launcher=./loadprof
+        [ "$step" = before ] && launcher="$bdir/loadprof"
+        # (for "read" text_step reads the file itself and leaves the command)
+        text_step text-ab "$tsv" "$r" "$input" "$step" \
+          "$launcher" analyze --quiet -o {out} "$input"
       done
     done
   done
-  python3 - "$tsv" <<'PY'
-import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-print("load average (1 min) during the runs: %s-%s" % (min(float(r[6]) for r in rows),
-                                                      max(float(r[6]) for r in rows)))
-for inp in dict.fromkeys(r[1] for r in rows):
-    def val(rnd, step, col):
-        return [float(r[col]) for r in rows if r[0] == rnd and r[1] == inp and r[2] == step][0]
-    rounds = sorted({r[0] for r in rows if r[1] == inp})
-    print(inp)
-    for step in ("read", "before", "now"):
-        col = [r for r in rows if r[1] == inp and r[2] == step]
-        print("  %-6s wall %.2f s, cpu %.2f s, max rss %.0f MB (medians)" % (step,
-              statistics.median(float(r[3]) for r in col), statistics.median(float(r[4]) for r in col),
-              statistics.median(float(r[5]) for r in col) / 1024))
-    for a, b in (("before", "read"), ("now", "read"), ("now", "before")):
-        per = [val(x, a, 3) / val(x, b, 3) for x in rounds]
-        print("  wall %s / %s: median %.2f; per round %s" % (a, b, statistics.median(per),
-              " ".join("%.2f" % p for p in per)))
-    per = [val(x, "now", 4) / val(x, "before", 4) for x in rounds]
-    print("  cpu now / before: median %.2f; per round %s" % (statistics.median(per),
-          " ".join("%.2f" % p for p in per)))
-PY
-  local f name
+  text_summary "$tsv" "read before now" "before/read now/read now/before" "now/before"
+  local name
   for input in "${inputs[@]}"; do
     name=$(basename "$input")
-    for f in histogram.txt functions.txt flame.folded summary.json summary.txt offcpu.folded \
-        report.html profile.pb.gz offcpu.pb.gz; do
-      cmp -s "$work/text-ab-out-before-$name/$f" "$work/text-ab-out-now-$name/$f" \
-        && echo "same $name $f" || echo "DIFFERENT $name $f"
-    done
+    same_outputs "$work/text-ab-out-before-$name" "$work/text-ab-out-now-$name" "$name" \
+      histogram.txt functions.txt flame.folded summary.json summary.txt offcpu.folded \
+      report.html profile.pb.gz offcpu.pb.gz
   done
 }
 
@@ -1095,7 +1096,7 @@ case "${1:-}" in
   local) shift; local_big "$@" ;;
   native) shift; native_reader "$@" ;;
   e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
-  files) shift; exec bash "$home/bench/perfdata-files.sh" "$@" ;;
+  files) shift; exec bash "$home/bench/perfdata-e2e.sh" --files "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;

@@ -330,16 +330,13 @@ class LauncherTest {
     // Lists the classes, then dumps the archive it is asked for, except on the full classpath,
     // where it crashes at exit as JDK 17.0.15 once did, leaving a crash file in its working
     // directory.
-    Path bin = fakeJava(String.join("\n",
-        "list= out=",
-        "for a in \"$@\"; do case \"$a\" in -XX:DumpLoadedClassList=*) list=\"${a#*=}\";;"
-            + " -XX:SharedArchiveFile=*) out=\"${a#*=}\";; esac; done",
+    Path bin = fakeTrainingJava(
         "case \"$*\" in *'lib/*'*) echo crash > hs_err_pid1.log; exit 134;; esac",
         "if [ -n \"$list\" ]; then echo classes > \"$list\"; fi",
         "case \"$*\" in *-Xshare:dump*) [ -s \"${out%/*}/classes\" ] && echo archive > \"$out\";;"
-            + " esac", ""));
+            + " esac");
     Path cwd = Files.createDirectory(dir.resolve("user"));
-    Run run = launch(home.resolve("loadprof"), bin, cwd, Map.of("LOADPROF_CDS", "train"));
+    Run run = train(home, bin, cwd);
     assertEquals(0, run.exit(), run.stderr());
     Path cds = home.resolve("pipelines/target/cds");
     assertEquals(true, Files.isRegularFile(cds.resolve("direct.jsa")), run.stderr());
@@ -360,18 +357,31 @@ class LauncherTest {
   void trainingRunsHaveNoJitSoThatNoMethodIsArchivedQueuedForCompilation() throws Exception {
     Path home = fakeHome();
     // Lists the classes; dumps the archive only when it runs without a JIT (-Xint).
-    Path bin = fakeJava(String.join("\n",
-        "list= out=",
-        "for a in \"$@\"; do case \"$a\" in -XX:DumpLoadedClassList=*) list=\"${a#*=}\";;"
-            + " -XX:SharedArchiveFile=*) out=\"${a#*=}\";; esac; done",
+    Path bin = fakeTrainingJava(
         "if [ -n \"$list\" ]; then echo classes > \"$list\"; exit 0; fi",
-        "case \" $* \" in *' -Xint '*) echo archive > \"$out\";; *) exit 1;; esac", ""));
-    Path cwd = Files.createDirectory(dir.resolve("user"));
-    Run run = launch(home.resolve("loadprof"), bin, cwd, Map.of("LOADPROF_CDS", "train"));
+        "case \" $* \" in *' -Xint '*) echo archive > \"$out\";; *) exit 1;; esac");
+    Run run = train(home, bin, Files.createDirectory(dir.resolve("user")));
     assertEquals(0, run.exit(), run.stderr());
     Path cds = home.resolve("pipelines/target/cds");
     for (String kind : new String[] {"direct", "full", "direct-stores", "full-stores"}) {
       assertEquals(true, Files.isRegularFile(cds.resolve(kind + ".jsa")), run.stderr());
     }
+  }
+
+  /**
+   * A fake JVM for training runs: BODY's shell lines see the class list it is asked to write in
+   * $list and the archive it is asked to dump in $out (each empty when not asked).
+   */
+  private Path fakeTrainingJava(String... body) throws IOException {
+    List<String> lines = new ArrayList<>(List.of("list= out=",
+        "for a in \"$@\"; do case \"$a\" in -XX:DumpLoadedClassList=*) list=\"${a#*=}\";;"
+            + " -XX:SharedArchiveFile=*) out=\"${a#*=}\";; esac; done"));
+    lines.addAll(List.of(body));
+    lines.add("");
+    return fakeJava(String.join("\n", lines));
+  }
+
+  private static Run train(Path home, Path bin, Path cwd) throws Exception {
+    return launch(home.resolve("loadprof"), bin, cwd, Map.of("LOADPROF_CDS", "train"));
   }
 }
