@@ -7,6 +7,7 @@ import dev.loadprof.profile.ProcessNames;
 import dev.loadprof.profile.ProcessStacks;
 import dev.loadprof.profile.StackOrder;
 import dev.loadprof.profile.StackWeight;
+import dev.loadprof.profile.TwoCoreSort;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -64,11 +65,11 @@ public final class Analysis {
     List<ProcessLoad> p = new ArrayList<>(processes);
     p.sort(PROCESS_ORDER);
     List<StackWeight> t = new ArrayList<>(stacks);
-    t.sort(StackOrder.STACKS);
+    TwoCoreSort.sort(t, StackOrder.STACKS);
     // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
     // which the sort merges; the sort's order is total on merged stacks, so the same either way.
     List<StackWeight> s = ProcessStacks.merge(t);
-    s.sort(StackOrder.STACKS);
+    TwoCoreSort.sort(s, StackOrder.STACKS);
     this.threadStacks = List.copyOf(t);
     this.runs = List.copyOf(r);
     this.processes = List.copyOf(p);

@@ -1,9 +1,7 @@
 package dev.loadprof.report;
 
-import dev.loadprof.model.Frame;
 import dev.loadprof.profile.StackWeight;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.List;
 
 /**
  * flame.folded: collapsed stacks for flamegraph.pl and speedscope, weighted by real time in ns:
@@ -20,37 +18,20 @@ public final class FoldedReport implements TextReport {
     return FILE_NAME;
   }
 
-  /** {@code [run;]comm;root;...;leaf}, kernel frames marked; shared with offcpu.folded. */
-  static StringBuilder key(boolean withRun, String runId, String comm, Frame[] stack) {
-    StringBuilder key = new StringBuilder();
-    if (withRun) {
-      key.append(clean(runId)).append(';');
-    }
-    key.append(clean(comm));
-    for (int i = stack.length - 1; i >= 0; i--) { // root first
-      key.append(';').append(clean(stack[i].symbol()));
-      if (isKernel(stack[i].dso())) {
-        key.append(KERNEL_SUFFIX);
-      }
-    }
-    return key;
+  /** {@code [run;]comm}: the segments a line starts with; shared with offcpu.folded. */
+  static List<String> first(FoldedLines lines, boolean withRun, String runId, String comm) {
+    return withRun ? List.of(lines.name(runId), lines.name(comm)) : List.of(lines.name(comm));
   }
 
   @Override
   public String render(Analysis a) {
     boolean withRun = a.runs().size() > 1;
-    TreeMap<String, Long> lines = new TreeMap<>();
+    FoldedLines lines = new FoldedLines();
     for (StackWeight s : a.filteredStacks()) {
-      StringBuilder key = key(withRun, s.runId(), a.comm(s.runId(), s.pid()), s.stack());
-      lines.merge(key.toString(), s.wallNs(), Long::sum);
+      lines.add(first(lines, withRun, s.runId(), a.comm(s.runId(), s.pid())), s.stack(),
+          List.of(), s.wallNs());
     }
-    StringBuilder sb = new StringBuilder();
-    for (Map.Entry<String, Long> e : lines.entrySet()) {
-      if (e.getValue() > 0) {
-        sb.append(e.getKey()).append(' ').append(e.getValue()).append('\n');
-      }
-    }
-    return sb.toString();
+    return lines.render();
   }
 
   /**

@@ -5,10 +5,9 @@ import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeMap;
+import java.util.Map;
 
 /**
  * The per-function figures of one process, over its load-filtered stacks. A function is
@@ -44,9 +43,12 @@ public final class FunctionTable {
 
   /** Builds the table from one process's stacks (already load-filtered). */
   public static FunctionTable of(List<StackWeight> stacks) {
-    TreeMap<String, long[]> sums = new TreeMap<>(); // name -> {flatWall, cumWall, flatCpu}
+    // name -> {flatWall, cumWall, flatCpu, the last stack counted in cumWall}. Hashed, not a
+    // tree: every frame of every stack looks its name up, and the rows are ranked at the end.
+    Map<String, long[]> sums = new HashMap<>();
     long totalWall = 0;
     long totalCpu = 0;
+    long stackNo = 0;
     for (StackWeight s : stacks) {
       long wall = s.wallNs();
       totalWall += wall;
@@ -55,14 +57,21 @@ public final class FunctionTable {
       if (stack.length == 0) {
         continue;
       }
-      long[] leaf = sums.computeIfAbsent(stack[0].symbol(), k -> new long[3]);
+      stackNo++;
+      long[] leaf = sums.computeIfAbsent(stack[0].symbol(), k -> new long[4]);
       leaf[0] += wall;
       leaf[2] += s.cpuNs();
       // Cumulative: once per stack, even when the function recurses.
-      Set<String> seen = new HashSet<>();
+      String lastName = null;
+      long[] v = null;
       for (Frame f : stack) {
-        if (seen.add(f.symbol())) {
-          sums.computeIfAbsent(f.symbol(), k -> new long[3])[1] += wall;
+        if (f.symbol() != lastName) { // a recursion's frames share their name object
+          lastName = f.symbol();
+          v = sums.computeIfAbsent(lastName, k -> new long[4]);
+        }
+        if (v[3] != stackNo) {
+          v[3] = stackNo;
+          v[1] += wall;
         }
       }
     }

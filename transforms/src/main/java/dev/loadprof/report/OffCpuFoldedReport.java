@@ -2,8 +2,8 @@ package dev.loadprof.report;
 
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.wall.ThreadStateSummary;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * offcpu.folded: where the processes' threads waited, as folded stacks weighted by off-CPU
@@ -22,25 +22,17 @@ public final class OffCpuFoldedReport implements TextReport {
   @Override
   public String render(Analysis a) {
     boolean withRun = a.runs().size() > 1;
-    TreeMap<String, Long> lines = new TreeMap<>();
+    FoldedLines lines = new FoldedLines();
     for (ProcessLoad p : a.processes()) {
       if (p.threadStates == null) {
         continue;
       }
+      List<String> first = FoldedReport.first(lines, withRun, p.runId, a.comm(p.runId, p.pid));
       for (Map.Entry<ThreadStateSummary.Wait, Double> e : p.threadStates.waits.entrySet()) {
-        StringBuilder key = FoldedReport.key(withRun, p.runId, a.comm(p.runId, p.pid),
-            e.getKey().stack().frames());
-        key.append(';').append(e.getKey().state().label);
-        lines.merge(key.toString(), Math.round(e.getValue()), Long::sum);
+        lines.add(first, e.getKey().stack().frames(), List.of(lines.name(e.getKey().state().label)),
+            Math.round(e.getValue()));
       }
     }
-    StringBuilder sb = new StringBuilder();
-    for (Map.Entry<String, Long> e : lines.entrySet()) {
-      long ns = e.getValue();
-      if (ns > 0) {
-        sb.append(e.getKey()).append(' ').append(ns).append('\n');
-      }
-    }
-    return sb.toString();
+    return lines.render();
   }
 }

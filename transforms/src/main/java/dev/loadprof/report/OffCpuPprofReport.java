@@ -18,8 +18,8 @@ import dev.loadprof.wall.ThreadStateSummary;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
@@ -58,32 +58,57 @@ public final class OffCpuPprofReport implements Report {
 
   /**
    * A stack's frames with their addresses: two stacks can print the same (the same functions at
-   * other addresses), and without the addresses their order followed a hash map's.
+   * other addresses), and without the addresses their order followed a hash map's. The text of
+   * {@code stack.toString()}, each frame's made once.
    */
-  private static String sortKey(CallStack stack) {
-    StringBuilder key = new StringBuilder(stack.toString());
-    for (Frame f : stack.frames()) {
+  private static String sortKey(CallStack stack, Map<Frame, String> frameTexts) {
+    StringBuilder key = new StringBuilder().append('[');
+    Frame[] frames = stack.frames();
+    for (int i = 0; i < frames.length; i++) {
+      if (i > 0) {
+        key.append(", ");
+      }
+      key.append(frameTexts.computeIfAbsent(frames[i], Frame::toString));
+    }
+    key.append(']');
+    for (Frame f : frames) {
       key.append(' ').append(Long.toHexString(f.address()));
     }
     return key.toString();
   }
 
+  /** By run, pid, tid, state, then stack text; written out for C1 (see StackOrder.STACKS). */
+  private static int compareRows(Row x, Row y) {
+    int c = x.process().runId.compareTo(y.process().runId);
+    if (c != 0) {
+      return c;
+    }
+    c = Integer.compare(x.process().pid, y.process().pid);
+    if (c != 0) {
+      return c;
+    }
+    c = Integer.compare(x.waitKey().tid(), y.waitKey().tid());
+    if (c != 0) {
+      return c;
+    }
+    c = x.waitKey().state().compareTo(y.waitKey().state());
+    return c != 0 ? c : x.stackText().compareTo(y.stackText());
+  }
+
   static Profile build(Analysis a) {
     List<Row> rows = new ArrayList<>();
+    Map<Frame, String> frameTexts = new IdentityHashMap<>();
     for (ProcessLoad p : a.processes()) {
       if (p.threadStates != null) {
         p.threadStates.waits.forEach((w, ns) -> {
           if (Math.round(ns) > 0) {
-            rows.add(new Row(p, w, Math.round(ns), sortKey(w.stack())));
+            rows.add(new Row(p, w, Math.round(ns), sortKey(w.stack(), frameTexts)));
           }
         });
       }
     }
     // A deterministic order, whatever order the maps hold them in.
-    rows.sort(Comparator.comparing((Row r) -> r.process().runId)
-        .thenComparingInt(r -> r.process().pid).thenComparingInt(r -> r.waitKey().tid())
-        .thenComparing(r -> r.waitKey().state())
-        .thenComparing(Row::stackText));
+    rows.sort(OffCpuPprofReport::compareRows);
     Index strings = new Index();
     Profile.Builder p = Profile.newBuilder();
     p.addSampleType(valueType(strings, "off_cpu", "nanoseconds"));

@@ -25,6 +25,11 @@ public final class FlameTree {
   /** Per side: real ns, then CPU ns. */
   private final long[] values;
   private final TreeMap<String, FlameTree> children = new TreeMap<>();
+  /**
+   * The child found last. Stacks come sorted, so the next stack mostly walks the same path, and
+   * its frames share their name objects: found by identity, without comparing names in the map.
+   */
+  private FlameTree lastChild;
 
   private FlameTree(String name, int sides) {
     this.name = name;
@@ -66,7 +71,13 @@ public final class FlameTree {
   }
 
   private FlameTree child(String childName) {
-    return children.computeIfAbsent(childName, n -> new FlameTree(n, values.length / 2));
+    FlameTree last = lastChild;
+    if (last != null && last.name == childName) {
+      return last;
+    }
+    last = children.computeIfAbsent(childName, n -> new FlameTree(n, values.length / 2));
+    lastChild = last;
+    return last;
   }
 
   private void add(int side, long wall, long cpu) {
@@ -91,6 +102,7 @@ public final class FlameTree {
   }
 
   private void mergeSmall(long[] min) {
+    lastChild = null; // it may be merged away below
     FlameTree other = new FlameTree(OTHER, values.length / 2);
     List<String> small = new ArrayList<>();
     for (Map.Entry<String, FlameTree> e : children.entrySet()) {

@@ -1,0 +1,145 @@
+package dev.loadprof.report;
+
+import dev.loadprof.model.Frame;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The lines of a folded-stacks file ({@code seg;seg;...;seg NS}), equal lines merged, in the
+ * order of their text. A line is kept as its segments, each made once per distinct frame or name
+ * and shared: deep stacks share long prefixes, and comparing their texts char by char (a sorted
+ * map of strings) cost most of the report. Two lines compare by identity up to their first
+ * differing segment, and then as their texts would ({@link #compare}).
+ */
+final class FoldedLines {
+  /** Segments by text, so that equal segments are one object. */
+  private final Map<String, String> segments = new HashMap<>();
+  /** Each frame's segment: its cleaned symbol, kernel frames marked. */
+  private final Map<Frame, String> frameSegments = new IdentityHashMap<>();
+  private final Map<String, String> nameSegments = new HashMap<>();
+  private final Map<Line, long[]> lines = new HashMap<>();
+
+  private record Line(String[] segments, int hash) {
+    Line(String[] segments) {
+      this(segments, Arrays.hashCode(segments));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Line l && hash == l.hash && Arrays.equals(segments, l.segments);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** A name (run id, comm, state) as a segment. */
+  String name(String name) {
+    String known = nameSegments.get(name);
+    if (known == null) {
+      known = segment(FoldedReport.clean(name));
+      nameSegments.put(name, known);
+    }
+    return known;
+  }
+
+  /** A frame as a segment. */
+  String frame(Frame f) {
+    String known = frameSegments.get(f);
+    if (known == null) {
+      String text = FoldedReport.clean(f.symbol());
+      known = segment(FoldedReport.isKernel(f.dso()) ? text + FoldedReport.KERNEL_SUFFIX : text);
+      frameSegments.put(f, known);
+    }
+    return known;
+  }
+
+  private String segment(String text) {
+    if (text.indexOf(';') >= 0 || text.indexOf('\n') >= 0) {
+      throw new IllegalArgumentException("a folded segment holds a separator: " + text);
+    }
+    return segments.computeIfAbsent(text, t -> t);
+  }
+
+  /**
+   * Adds ns to the line {@code first...;root;...;leaf;last...}: the stack is leaf first, and
+   * {@code first} and {@code last} are segments made by this object.
+   */
+  void add(List<String> first, Frame[] stack, List<String> last, long ns) {
+    String[] line = new String[first.size() + stack.length + last.size()];
+    int k = 0;
+    for (String s : first) {
+      line[k++] = s;
+    }
+    for (int i = stack.length - 1; i >= 0; i--) {
+      line[k++] = frame(stack[i]);
+    }
+    for (String s : last) {
+      line[k++] = s;
+    }
+    lines.computeIfAbsent(new Line(line), l -> new long[1])[0] += ns;
+  }
+
+  /** The lines with more than 0 ns, in the order of their text, each ending in a newline. */
+  String render() {
+    List<Map.Entry<Line, long[]>> sorted = new ArrayList<>(lines.entrySet());
+    sorted.sort((x, y) -> compare(x.getKey().segments(), y.getKey().segments()));
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<Line, long[]> e : sorted) {
+      long ns = e.getValue()[0];
+      if (ns > 0) {
+        String[] line = e.getKey().segments();
+        for (int i = 0; i < line.length; i++) {
+          if (i > 0) {
+            sb.append(';');
+          }
+          sb.append(line[i]);
+        }
+        sb.append(' ').append(ns).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The order of the lines' texts ({@code String.join(";", line)} compared by
+   * {@code String#compareTo}), for lines of shared segments, which hold no ';'.
+   */
+  static int compare(String[] a, String[] b) {
+    int n = Math.min(a.length, b.length);
+    for (int i = 0; i < n; i++) {
+      if (a[i] != b[i] && !a[i].equals(b[i])) {
+        return compareSegments(a[i], i + 1 < a.length, b[i], i + 1 < b.length);
+      }
+    }
+    return Integer.compare(a.length, b.length); // one text is the start of the other
+  }
+
+  /**
+   * Two different segments as their texts compare from there on: by their first differing char;
+   * when one is the start of the other, the shorter text goes on with ';' or ends (first).
+   */
+  private static int compareSegments(String x, boolean xGoesOn, String y, boolean yGoesOn) {
+    int m = Math.min(x.length(), y.length());
+    int at = m;
+    for (int k = 0; k < m; k++) {
+      if (x.charAt(k) != y.charAt(k)) {
+        at = k;
+        break;
+      }
+    }
+    if (at < m) {
+      return x.charAt(at) - y.charAt(at);
+    }
+    if (x.length() < y.length()) {
+      return xGoesOn ? ';' - y.charAt(m) : -1;
+    }
+    return yGoesOn ? x.charAt(m) - ';' : 1;
+  }
+}
