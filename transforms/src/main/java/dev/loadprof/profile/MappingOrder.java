@@ -28,7 +28,12 @@ final class MappingOrder {
     Map<String, Boolean> candidates = new HashMap<>(); // every file seen: could it be the main?
     for (StackWeight s : stacks) {
       Set<String> inStack = new HashSet<>();
+      String last = null;
       for (Frame f : s.stack()) {
+        if (f.dso() == last) {
+          continue; // a caller in the same object (a recursion): counted with its callee
+        }
+        last = f.dso();
         if (inStack.add(f.dso())
             && candidates.computeIfAbsent(f.dso(), MappingOrder::couldBeMainBinary)) {
           cpuNsByFile.merge(f.dso(), s.cpuNs(), Long::sum);

@@ -161,6 +161,12 @@ public final class PprofBuilder {
     long tidKey = strings.id(LABEL_TID);
     long processKey = strings.id(LABEL_PROCESS);
     long runKey = strings.id(LABEL_RUN);
+    // Labels are immutable messages and repeat from sample to sample: each made once.
+    Map<Long, Label> loadLabels = new HashMap<>();
+    Map<Long, Label> pidLabels = new HashMap<>();
+    Map<Long, Label> tidLabels = new HashMap<>();
+    Map<Long, Label> processLabels = new HashMap<>();
+    Map<Long, Label> runLabels = new HashMap<>();
     for (StackWeight s : kept) {
       Sample.Builder sample = Sample.newBuilder();
       for (Frame f : s.stack()) {
@@ -172,14 +178,14 @@ public final class PprofBuilder {
         sample.addLocationId(id);
       }
       sample.addValue(s.count()).addValue(s.cpuNs()).addValue(s.wallNs());
-      sample.addLabel(Label.newBuilder().setKey(loadKey).setNum(s.load()));
-      sample.addLabel(Label.newBuilder().setKey(pidKey).setNum(ProcessKey.pid(s.pid())));
+      sample.addLabel(numLabel(loadLabels, loadKey, s.load()));
+      sample.addLabel(numLabel(pidLabels, pidKey, ProcessKey.pid(s.pid())));
       if (s.tid() != StackWeight.ALL_THREADS) {
-        sample.addLabel(Label.newBuilder().setKey(tidKey).setNum(s.tid()));
+        sample.addLabel(numLabel(tidLabels, tidKey, s.tid()));
       }
-      sample.addLabel(
-          Label.newBuilder().setKey(processKey).setStr(strings.id(names.comm(s.runId(), s.pid()))));
-      sample.addLabel(Label.newBuilder().setKey(runKey).setStr(strings.id(s.runId())));
+      sample.addLabel(strLabel(processLabels, processKey,
+          strings.id(names.comm(s.runId(), s.pid()))));
+      sample.addLabel(strLabel(runLabels, runKey, strings.id(s.runId())));
       p.addSample(sample);
     }
 
@@ -219,6 +225,14 @@ public final class PprofBuilder {
     build().writeTo(gz);
     gz.finish();
     gz.flush();
+  }
+
+  private static Label numLabel(Map<Long, Label> made, long key, long num) {
+    return made.computeIfAbsent(num, n -> Label.newBuilder().setKey(key).setNum(n).build());
+  }
+
+  private static Label strLabel(Map<Long, Label> made, long key, long str) {
+    return made.computeIfAbsent(str, v -> Label.newBuilder().setKey(key).setStr(v).build());
   }
 
   private static ValueType valueType(Index strings, String type, String unit) {

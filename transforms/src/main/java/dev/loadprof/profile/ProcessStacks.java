@@ -18,7 +18,19 @@ import java.util.Map;
 public final class ProcessStacks {
   private ProcessStacks() {}
 
-  private record Key(String runId, int pid, int load, CallStack stack) {}
+  /** hashCode and equals written out: a record's are method-handle chains C1 does not inline. */
+  private record Key(String runId, int pid, int load, CallStack stack) {
+    @Override
+    public int hashCode() {
+      return ((runId.hashCode() * 31 + pid) * 31 + load) * 31 + stack.hashCode();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && pid == k.pid && load == k.load && runId.equals(k.runId)
+          && stack.equals(k.stack);
+    }
+  }
 
   public static List<StackWeight> merge(List<StackWeight> stacks) {
     Map<Frame, Frame> symbolic = new HashMap<>();
