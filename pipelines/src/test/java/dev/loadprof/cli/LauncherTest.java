@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,6 +119,23 @@ class LauncherTest {
     assertThat(dryRun("analyze", big.toString()).command(),
         containsString("-XX:Tier4InvocationThreshold=50000"));
     assertThat(dryRun("analyze", EXAMPLE).command(), not(containsString("Tier4")));
+  }
+
+  @Test
+  void longerRunsKeepTheCodeAfterTheReadAtC1WithADirectivesFileThisJvmAccepts() throws Exception {
+    Path big = sparse("big.txt", 600L << 20);
+    String command = dryRun("analyze", big.toString()).command();
+    Matcher file = Pattern.compile("-XX:CompilerDirectivesFile=(\\S+)").matcher(command);
+    assertTrue(file.find(), command);
+    assertThat(command, containsString("-XX:-DisplayVMOutput"));
+    assertThat(dryRun("analyze", EXAMPLE).command(), not(containsString("CompilerDirectives")));
+    // A file the JVM cannot parse stops it from starting (the error is muted with the tty).
+    Process java = new ProcessBuilder("java", "-XX:+UnlockDiagnosticVMOptions",
+        "-XX:CompilerDirectivesFile=" + file.group(1), "-version").redirectErrorStream(true)
+        .start();
+    String out = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, java.waitFor(), out);
+    assertThat(out, containsString("1 compiler directives added"));
   }
 
   @Test
