@@ -122,6 +122,17 @@ class LauncherTest {
   }
 
   @Test
+  void longerRunsUseTheParallelCollectorUnlessTheUserPickedOne() throws Exception {
+    Path big = sparse("big.txt", 600L << 20);
+    assertThat(dryRun("analyze", big.toString()).command(), containsString("-XX:+UseParallelGC"));
+    assertThat(dryRun("analyze", EXAMPLE).command(), not(containsString("ParallelGC")));
+    String picked = dryRunWith(Map.of("LOADPROF_JAVA_OPTS", "-Xmx3g -XX:+UseG1GC"), "analyze",
+        big.toString()).command();
+    assertThat(picked, not(containsString("ParallelGC")));
+    assertThat(picked, containsString("-XX:+UseG1GC"));
+  }
+
+  @Test
   void longerRunsKeepTheCodeAfterTheReadAtC1WithADirectivesFileThisJvmAccepts() throws Exception {
     Path big = sparse("big.txt", 600L << 20);
     String command = dryRun("analyze", big.toString()).command();
