@@ -7,12 +7,15 @@ import com.google.perftools.profiles.ProfileProto.Line;
 import com.google.perftools.profiles.ProfileProto.Location;
 import com.google.perftools.profiles.ProfileProto.Mapping;
 import com.google.perftools.profiles.ProfileProto.Profile;
-import com.google.perftools.profiles.ProfileProto.Sample;
 import com.google.perftools.profiles.ProfileProto.ValueType;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -86,12 +89,30 @@ public final class PprofBuilder {
     return null;
   }
 
+  /** The profile as a message (parsed back from the bytes {@link #writeTo} writes). */
   public Profile build() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try {
+      writeTo(bytes);
+      return Profile.parseFrom(bytes.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Writes the profile's bytes, the samples as they are made: the bytes protobuf writes for the
+   * same message (fields in number order, lists packed), without a message object per sample.
+   * A profile of 148 k deep stacks made ~1.5 M objects that way, then encoded them.
+   */
+  public void writeTo(OutputStream out) throws IOException {
     Index strings = new Index();
+    CodedOutputStream coded = CodedOutputStream.newInstance(out, 1 << 16);
+    // Field 1, sample_type, comes before the samples (2); the rest (3 on) is a message after them.
+    coded.writeMessage(1, valueType(strings, "samples", "count"));
+    coded.writeMessage(1, valueType(strings, "cpu", "nanoseconds"));
+    coded.writeMessage(1, valueType(strings, "wall", "nanoseconds"));
     Profile.Builder p = Profile.newBuilder();
-    p.addSampleType(valueType(strings, "samples", "count"));
-    p.addSampleType(valueType(strings, "cpu", "nanoseconds"));
-    p.addSampleType(valueType(strings, "wall", "nanoseconds"));
     p.setDefaultSampleType(strings.id("wall"));
 
     List<StackWeight> kept = new ArrayList<>();
@@ -161,32 +182,41 @@ public final class PprofBuilder {
     long tidKey = strings.id(LABEL_TID);
     long processKey = strings.id(LABEL_PROCESS);
     long runKey = strings.id(LABEL_RUN);
-    // Labels are immutable messages and repeat from sample to sample: each made once.
-    Map<Long, Label> loadLabels = new HashMap<>();
-    Map<Long, Label> pidLabels = new HashMap<>();
-    Map<Long, Label> tidLabels = new HashMap<>();
-    Map<Long, Label> processLabels = new HashMap<>();
-    Map<Long, Label> runLabels = new HashMap<>();
+    // Labels repeat from sample to sample: each one's bytes made once.
+    Map<Long, byte[]> loadLabels = new HashMap<>();
+    Map<Long, byte[]> pidLabels = new HashMap<>();
+    Map<Long, byte[]> tidLabels = new HashMap<>();
+    Map<Long, byte[]> processLabels = new HashMap<>();
+    Map<Long, byte[]> runLabels = new HashMap<>();
+    long[] locations = new long[64];
+    byte[][] labels = new byte[5][];
     for (StackWeight s : kept) {
-      Sample.Builder sample = Sample.newBuilder();
-      for (Frame f : s.stack()) {
+      Frame[] stack = s.stack();
+      if (locations.length < stack.length) {
+        locations = new long[stack.length];
+      }
+      int locationBytes = 0;
+      for (int i = 0; i < stack.length; i++) {
+        Frame f = stack[i];
         Long id = seen.get(f);
         if (id == 0L) {
           id = frameIds.get(f);
           seen.put(f, id);
         }
-        sample.addLocationId(id);
+        locations[i] = id;
+        locationBytes += CodedOutputStream.computeUInt64SizeNoTag(id);
       }
-      sample.addValue(s.count()).addValue(s.cpuNs()).addValue(s.wallNs());
-      sample.addLabel(numLabel(loadLabels, loadKey, s.load()));
-      sample.addLabel(numLabel(pidLabels, pidKey, ProcessKey.pid(s.pid())));
+      int n = 0;
+      labels[n++] = numLabel(loadLabels, loadKey, s.load());
+      labels[n++] = numLabel(pidLabels, pidKey, ProcessKey.pid(s.pid()));
       if (s.tid() != StackWeight.ALL_THREADS) {
-        sample.addLabel(numLabel(tidLabels, tidKey, s.tid()));
+        labels[n++] = numLabel(tidLabels, tidKey, s.tid());
       }
-      sample.addLabel(strLabel(processLabels, processKey,
-          strings.id(names.comm(s.runId(), s.pid()))));
-      sample.addLabel(strLabel(runLabels, runKey, strings.id(s.runId())));
-      p.addSample(sample);
+      labels[n++] = strLabel(processLabels, processKey, strings.id(names.comm(s.runId(),
+          s.pid())));
+      labels[n++] = strLabel(runLabels, runKey, strings.id(s.runId()));
+      writeSample(coded, locations, stack.length, locationBytes,
+          new long[] {s.count(), s.cpuNs(), s.wallNs()}, labels, n);
     }
 
     p.setPeriodType(valueType(strings, "cpu", "nanoseconds"));
@@ -215,24 +245,65 @@ public final class PprofBuilder {
       }
     }
     p.addAllStringTable(strings.strings());
-    return p.build();
+    p.build().writeTo(coded);
+    coded.flush();
+  }
+
+  /**
+   * One Sample as field 2 of the profile, as protobuf encodes it: location_id (1) and value (2)
+   * packed, an empty list left out, then each label (3) as a message.
+   */
+  private static void writeSample(CodedOutputStream coded, long[] locations, int count,
+      int locationBytes, long[] values, byte[][] labels, int labelCount) throws IOException {
+    int valueBytes = 0;
+    for (long v : values) {
+      valueBytes += CodedOutputStream.computeInt64SizeNoTag(v);
+    }
+    int size = 1 + CodedOutputStream.computeUInt32SizeNoTag(valueBytes) + valueBytes;
+    if (count > 0) {
+      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(locationBytes) + locationBytes;
+    }
+    for (int i = 0; i < labelCount; i++) {
+      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(labels[i].length) + labels[i].length;
+    }
+    coded.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    coded.writeUInt32NoTag(size);
+    if (count > 0) {
+      coded.writeTag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      coded.writeUInt32NoTag(locationBytes);
+      for (int i = 0; i < count; i++) {
+        coded.writeUInt64NoTag(locations[i]);
+      }
+    }
+    coded.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    coded.writeUInt32NoTag(valueBytes);
+    for (long v : values) {
+      coded.writeInt64NoTag(v);
+    }
+    for (int i = 0; i < labelCount; i++) {
+      coded.writeTag(3, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      coded.writeUInt32NoTag(labels[i].length);
+      coded.writeRawBytes(labels[i]);
+    }
   }
 
   /** Writes the profile gzipped, as pprof expects a .pb.gz. */
   public void writeGzipped(OutputStream out) throws IOException {
     // GZIPOutputStream writes a zero mtime, so equal profiles give equal bytes.
     GZIPOutputStream gz = new GZIPOutputStream(out);
-    build().writeTo(gz);
+    writeTo(gz);
     gz.finish();
     gz.flush();
   }
 
-  private static Label numLabel(Map<Long, Label> made, long key, long num) {
-    return made.computeIfAbsent(num, n -> Label.newBuilder().setKey(key).setNum(n).build());
+  private static byte[] numLabel(Map<Long, byte[]> made, long key, long num) {
+    return made.computeIfAbsent(num,
+        n -> Label.newBuilder().setKey(key).setNum(n).build().toByteArray());
   }
 
-  private static Label strLabel(Map<Long, Label> made, long key, long str) {
-    return made.computeIfAbsent(str, v -> Label.newBuilder().setKey(key).setStr(v).build());
+  private static byte[] strLabel(Map<Long, byte[]> made, long key, long str) {
+    return made.computeIfAbsent(str,
+        v -> Label.newBuilder().setKey(key).setStr(v).build().toByteArray());
   }
 
   private static ValueType valueType(Index strings, String type, String unit) {

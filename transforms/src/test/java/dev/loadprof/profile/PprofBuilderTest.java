@@ -176,6 +176,38 @@ class PprofBuilderTest {
     assertEquals(1_500_000_000L, p.getDurationNanos());
   }
 
+  /**
+   * The samples are encoded by hand as they are made: the bytes must be protobuf's own encoding
+   * of the same message (parsed back and written again by protobuf), for stacks with and
+   * without frames, per thread and summed, with large ids and values, filtered or not.
+   */
+  @Test
+  void theBytesAreProtobufsOwnEncodingOfTheProfile() throws IOException {
+    Frame deep = new Frame("f", "/bin/app", 0x7fff_ffff_ffffL);
+    Frame[] longStack = new Frame[300];
+    java.util.Arrays.fill(longStack, deep);
+    List<StackWeight> stacks = List.of(
+        new StackWeight("r", 7, 7, 1, new Frame[0], 1, 1_000_000),
+        new StackWeight("r", 7, StackWeight.ALL_THREADS, 3, longStack, 300_000,
+            Long.MAX_VALUE / 2),
+        new StackWeight("r", 7, 9, 200, new Frame[] {deep, new Frame("g", "[kernel.kallsyms]",
+            0xffffffff821facd8L)}, 5, 7));
+    List<PprofBuilder> builders = new ArrayList<>(List.of(
+        new PprofBuilder(List.of(run("r", 5_000_000_000L, 6_500_000_000L)),
+            List.of(process("r", 7)), stacks, LoadRange.ALL),
+        new PprofBuilder(List.of(), List.of(), List.of(), LoadRange.ALL)));
+    for (LoadRange filter : List.of(LoadRange.ALL, LoadRange.parse("2:4"))) {
+      builders.add(Reports.pprof(Fixtures.mixed(filter)));
+    }
+    builders.add(Reports.pprof(Fixtures.classic()));
+    for (PprofBuilder b : builders) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      b.writeTo(bytes);
+      byte[] written = bytes.toByteArray();
+      assertArrayEquals(Profile.parseFrom(written).toByteArray(), written);
+    }
+  }
+
   @Test
   void aRunWithNothingInTheProfileAddsNoDuration() {
     RunInfo used = run("a", 10_000_000_000L, 13_000_000_000L);
