@@ -305,8 +305,9 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     }
 
     /**
-     * Counts compressed bytes read, for the console's progress line ({@link JobProgress}) and the
-     * log's progress lines on long inputs.
+     * Counts compressed bytes read, for the console's progress line ({@link JobProgress}) and,
+     * where no console speaks for the job (a cluster's workers), the log's progress lines on long
+     * inputs.
      */
     private static final class ProgressStream extends FilterInputStream {
       private final String name;
@@ -343,7 +344,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         read += n;
         JobProgress.advance(JobProgress.Stage.READING, n);
         long now = System.nanoTime();
-        if (now - lastReportNs > PROGRESS_EVERY_NS) {
+        if (now - lastReportNs > PROGRESS_EVERY_NS && !JobProgress.isShownOnConsole()) {
           lastReportNs = now;
           LOG.info("{}: read {} of {} MB ({}%)", name, read >> 20, size >> 20,
               size > 0 ? read * 100 / size : 0);

@@ -38,7 +38,23 @@ public final class JobProgress {
   private static final AtomicLongArray TOTAL = new AtomicLongArray(STAGES);
   private static final AtomicInteger CURRENT = new AtomicInteger(-1);
 
+  private static volatile boolean shownOnConsole;
+
   private JobProgress() {}
+
+  /**
+   * Says that a console in this JVM speaks for the job's progress: its progress line on a
+   * terminal, or silence on purpose (--quiet, a pipe). Readers then log no progress lines of
+   * their own; those are for the logs of a cluster's workers, where no console is.
+   */
+  public static void shownOnConsole() {
+    shownOnConsole = true;
+  }
+
+  /** Whether a console in this JVM speaks for the job's progress ({@link #shownOnConsole}). */
+  public static boolean isShownOnConsole() {
+    return shownOnConsole;
+  }
 
   /** Forgets a previous job's counts (a JVM that runs several jobs, e.g. the tests). */
   public static void reset() {

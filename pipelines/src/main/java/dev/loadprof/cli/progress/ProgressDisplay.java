@@ -66,6 +66,7 @@ public final class ProgressDisplay implements AutoCloseable {
   static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err,
       Supplier<ProgressView> source, AutoCloseable sourceStop) {
     JobProgress.reset();
+    JobProgress.shownOnConsole(); // even when not drawn: in a pipe or with --quiet, stay quiet
     ProgressDisplay display = new ProgressDisplay(err, enabled, terminal, source, sourceStop);
     if (enabled) {
       if (err == System.err) {

@@ -87,5 +87,7 @@ class ProgressDisplayTest {
       Thread.sleep(ProgressDisplay.SHOW_AFTER_MS + 600);
     }
     assertEquals("", drawn(bytes));
+    // Off (--quiet, a pipe) is the console's choice too: the readers log no progress lines.
+    assertTrue(JobProgress.isShownOnConsole());
   }
 }
