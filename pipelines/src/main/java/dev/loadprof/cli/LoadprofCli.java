@@ -28,6 +28,7 @@ import picocli.CommandLine.ScopeType;
         + " from one side.%n")
 public final class LoadprofCli {
   public static void main(String[] args) {
+    CompilerDirectives.addInBackground();
     System.exit(run(args, System.out, System.err));
   }
 
