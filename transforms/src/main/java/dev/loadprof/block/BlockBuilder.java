@@ -9,6 +9,7 @@ import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
 import static dev.loadprof.model.TraceEventSink.UNKNOWN_ID;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -93,15 +94,21 @@ public final class BlockBuilder implements TraceEventSink {
   @Override
   public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
       long period, Frame[] stack) {
+    sample(timeNs, cpu, pid, tid, comm, event, period, stack, Arrays.hashCode(stack));
+  }
+
+  @Override
+  public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
+      long period, Frame[] stack, int hash) {
     if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,
         TraceHealth.SAMPLE_RECORDS, TraceHealth.SAMPLES_OUTSIDE_RUN,
-        () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack))) {
-      addSample(timeNs, cpu, pid, tid, comm, event, period, stack);
+        () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack, hash))) {
+      addSample(timeNs, cpu, pid, tid, comm, event, period, stack, hash);
     }
   }
 
   private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
-      long period, Frame[] stack) {
+      long period, Frame[] stack, int hash) {
     health.increment(TraceHealth.SAMPLE_RECORDS);
     sawCallChain |= stack != null && stack.length > 1;
     if (info.samplingEvent.isEmpty()) {
@@ -136,19 +143,20 @@ public final class BlockBuilder implements TraceEventSink {
       lanes.noteSampleCpu(cpu);
     }
     if (lanes.isKnown()) { // as whenKnown does, without a closure per sample
-      placeSample(timeNs, cpu, resolved, tid, period, stack);
+      placeSample(timeNs, cpu, resolved, tid, period, stack, hash);
     } else {
-      lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack));
+      lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack, hash));
     }
   }
 
-  private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack) {
+  private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack,
+      int hash) {
     OpenBlock b = blockFor(lanes.of(cpu, tid), timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
     if (b == null) {
       return;
     }
     interval.note(cpu, tid, timeNs, period, info.periodIsNanoseconds);
-    b.addSample(timeNs, tid, pid, period, stack, cpu);
+    b.addSample(timeNs, tid, pid, period, stack, hash, cpu);
   }
 
   /**
@@ -203,6 +211,14 @@ public final class BlockBuilder implements TraceEventSink {
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
       String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
+    schedSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
+        prevStack, Arrays.hashCode(prevStack));
+  }
+
+  @Override
+  public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack,
+      int hash) {
     if (lanes.byThread()) {
       ignored("sched:sched_switch (context-switch records give the loads)");
       return;
@@ -210,14 +226,15 @@ public final class BlockBuilder implements TraceEventSink {
     if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,
         TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
         () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
-            nextComm, prevStack))) {
+            nextComm, prevStack, hash))) {
       addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
-          prevStack);
+          prevStack, hash);
     }
   }
 
   private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack,
+      int hash) {
     lanes.decide(Lanes.Kind.CPUS);
     health.increment(TraceHealth.SWITCH_RECORDS);
     if (period > 1) {
@@ -236,7 +253,7 @@ public final class BlockBuilder implements TraceEventSink {
         b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
       } else {
         b.addSwitch(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext,
-            ThreadState.codeOfPrevState(prevState), prevStack);
+            ThreadState.codeOfPrevState(prevState), prevStack, hash);
       }
     }
   }
@@ -455,24 +472,8 @@ public final class BlockBuilder implements TraceEventSink {
    */
   private boolean outsideRun(long timeNs, int cpu, String recordCounter, String outsideCounter,
       Runnable add) {
-    if (gate.farBehind(sawRecord, lastNs, timeNs)) {
-      skipOutside(timeNs, cpu, recordCounter, outsideCounter);
-      return true;
-    }
-    if (!gate.mustOffer(sawRecord, lastNs, timeNs)) {
-      return false;
-    }
-    return gate.offer(lastNs, timeNs, new FarJumpGate.Held() {
-      @Override
-      public void accept() {
-        add.run();
-      }
-
-      @Override
-      public void reject() {
-        skipOutside(timeNs, cpu, recordCounter, outsideCounter);
-      }
-    });
+    return gate.route(sawRecord, lastNs, timeNs, add,
+        () -> skipOutside(timeNs, cpu, recordCounter, outsideCounter));
   }
 
   private void skipOutside(long timeNs, int cpu, String recordCounter, String outsideCounter) {

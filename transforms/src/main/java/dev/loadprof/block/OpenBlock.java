@@ -35,15 +35,16 @@ final class OpenBlock {
     this.carryIn = carryIn;
   }
 
-  void addSample(long t, int tid, int pid, long period, Frame[] stack, int cpu) {
-    samples.add(t, tid, pid, period, stacks.idOf(stack), cpu);
+  /** {@code hash} is {@code Arrays.hashCode(stack)}. */
+  void addSample(long t, int tid, int pid, long period, Frame[] stack, int hash, int cpu) {
+    samples.add(t, tid, pid, period, stacks.idOf(stack, hash), cpu);
   }
 
   /** A sched_switch; an empty prevStack (the trace has none) is kept as UNKNOWN_ID. */
   void addSwitch(long t, int prevTid, int prevPid, int nextTid, int nextPid, int prevStateCode,
-      Frame[] prevStack) {
+      Frame[] prevStack, int hash) {
     int stackId = prevStack == null || prevStack.length == 0 ? TraceEventSink.UNKNOWN_ID
-        : stacks.idOf(prevStack);
+        : stacks.idOf(prevStack, hash);
     switches.add(t, prevTid, prevPid, nextTid, nextPid, prevStateCode, stackId);
   }
 
