@@ -9,7 +9,6 @@ import dev.loadprof.model.ThreadState;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.model.TraceHealth;
 import static dev.loadprof.model.TraceEventSink.UNKNOWN_ID;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -94,21 +93,15 @@ public final class BlockBuilder implements TraceEventSink {
   @Override
   public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
       long period, Frame[] stack) {
-    sample(timeNs, cpu, pid, tid, comm, event, period, stack, Arrays.hashCode(stack));
-  }
-
-  @Override
-  public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
-      long period, Frame[] stack, int hash) {
     if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,
         TraceHealth.SAMPLE_RECORDS, TraceHealth.SAMPLES_OUTSIDE_RUN,
-        () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack, hash))) {
-      addSample(timeNs, cpu, pid, tid, comm, event, period, stack, hash);
+        () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack))) {
+      addSample(timeNs, cpu, pid, tid, comm, event, period, stack);
     }
   }
 
   private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
-      long period, Frame[] stack, int hash) {
+      long period, Frame[] stack) {
     health.increment(TraceHealth.SAMPLE_RECORDS);
     sawCallChain |= stack != null && stack.length > 1;
     if (info.samplingEvent.isEmpty()) {
@@ -143,20 +136,19 @@ public final class BlockBuilder implements TraceEventSink {
       lanes.noteSampleCpu(cpu);
     }
     if (lanes.isKnown()) { // as whenKnown does, without a closure per sample
-      placeSample(timeNs, cpu, resolved, tid, period, stack, hash);
+      placeSample(timeNs, cpu, resolved, tid, period, stack);
     } else {
-      lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack, hash));
+      lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack));
     }
   }
 
-  private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack,
-      int hash) {
+  private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack) {
     OpenBlock b = blockFor(lanes.of(cpu, tid), timeNs, TraceHealth.OUT_OF_ORDER_SAMPLES);
     if (b == null) {
       return;
     }
     interval.note(cpu, tid, timeNs, period, info.periodIsNanoseconds);
-    b.addSample(timeNs, tid, pid, period, stack, hash, cpu);
+    b.addSample(timeNs, tid, pid, period, stack, cpu);
   }
 
   /**
@@ -211,14 +203,6 @@ public final class BlockBuilder implements TraceEventSink {
   @Override
   public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
       String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
-    schedSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
-        prevStack, Arrays.hashCode(prevStack));
-  }
-
-  @Override
-  public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack,
-      int hash) {
     if (lanes.byThread()) {
       ignored("sched:sched_switch (context-switch records give the loads)");
       return;
@@ -226,15 +210,14 @@ public final class BlockBuilder implements TraceEventSink {
     if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,
         TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
         () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
-            nextComm, prevStack, hash))) {
+            nextComm, prevStack))) {
       addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
-          prevStack, hash);
+          prevStack);
     }
   }
 
   private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack,
-      int hash) {
+      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     lanes.decide(Lanes.Kind.CPUS);
     health.increment(TraceHealth.SWITCH_RECORDS);
     if (period > 1) {
@@ -253,7 +236,7 @@ public final class BlockBuilder implements TraceEventSink {
         b.switches.add(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext);
       } else {
         b.addSwitch(timeNs, prevTid, resolvedPrev, nextTid, resolvedNext,
-            ThreadState.codeOfPrevState(prevState), prevStack, hash);
+            ThreadState.codeOfPrevState(prevState), prevStack);
       }
     }
   }
@@ -472,8 +455,24 @@ public final class BlockBuilder implements TraceEventSink {
    */
   private boolean outsideRun(long timeNs, int cpu, String recordCounter, String outsideCounter,
       Runnable add) {
-    return gate.route(sawRecord, lastNs, timeNs, add,
-        () -> skipOutside(timeNs, cpu, recordCounter, outsideCounter));
+    if (gate.farBehind(sawRecord, lastNs, timeNs)) {
+      skipOutside(timeNs, cpu, recordCounter, outsideCounter);
+      return true;
+    }
+    if (!gate.mustOffer(sawRecord, lastNs, timeNs)) {
+      return false;
+    }
+    return gate.offer(lastNs, timeNs, new FarJumpGate.Held() {
+      @Override
+      public void accept() {
+        add.run();
+      }
+
+      @Override
+      public void reject() {
+        skipOutside(timeNs, cpu, recordCounter, outsideCounter);
+      }
+    });
   }
 
   private void skipOutside(long timeNs, int cpu, String recordCounter, String outsideCounter) {

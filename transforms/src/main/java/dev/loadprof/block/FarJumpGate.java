@@ -36,31 +36,6 @@ final class FarJumpGate {
     return !held.isEmpty() || (sawRecord && timeNs - lastNs > jumpNs);
   }
 
-  /**
-   * Routes a record at timeNs: true when it is taken care of (held back, or skipped as outside
-   * the run by {@code skip}, now or when judged), false when it is to be added now.
-   */
-  boolean route(boolean sawRecord, long lastNs, long timeNs, Runnable add, Runnable skip) {
-    if (farBehind(sawRecord, lastNs, timeNs)) {
-      skip.run();
-      return true;
-    }
-    if (!mustOffer(sawRecord, lastNs, timeNs)) {
-      return false;
-    }
-    return offer(lastNs, timeNs, new Held() {
-      @Override
-      public void accept() {
-        add.run();
-      }
-
-      @Override
-      public void reject() {
-        skip.run();
-      }
-    });
-  }
-
   /** True when a record at timeNs goes straight in: neither {@link #farBehind} nor to offer. */
   boolean passes(boolean sawRecord, long lastNs, long timeNs) {
     return !farBehind(sawRecord, lastNs, timeNs) && !mustOffer(sawRecord, lastNs, timeNs);

@@ -35,16 +35,15 @@ final class OpenBlock {
     this.carryIn = carryIn;
   }
 
-  /** {@code hash} is {@code Arrays.hashCode(stack)}. */
-  void addSample(long t, int tid, int pid, long period, Frame[] stack, int hash, int cpu) {
-    samples.add(t, tid, pid, period, stacks.idOf(stack, hash), cpu);
+  void addSample(long t, int tid, int pid, long period, Frame[] stack, int cpu) {
+    samples.add(t, tid, pid, period, stacks.idOf(stack), cpu);
   }
 
   /** A sched_switch; an empty prevStack (the trace has none) is kept as UNKNOWN_ID. */
   void addSwitch(long t, int prevTid, int prevPid, int nextTid, int nextPid, int prevStateCode,
-      Frame[] prevStack, int hash) {
+      Frame[] prevStack) {
     int stackId = prevStack == null || prevStack.length == 0 ? TraceEventSink.UNKNOWN_ID
-        : stacks.idOf(prevStack, hash);
+        : stacks.idOf(prevStack);
     switches.add(t, prevTid, prevPid, nextTid, nextPid, prevStateCode, stackId);
   }
 

@@ -17,12 +17,6 @@ public final class CallStack implements Serializable {
     this.hash = Arrays.hashCode(frames);
   }
 
-  /** For a stack whose {@code Arrays.hashCode} its reader kept ({@link StackTable.Builder}). */
-  CallStack(Frame[] frames, int hash) {
-    this.frames = frames;
-    this.hash = hash;
-  }
-
   /** The frames, leaf first; not to be modified. */
   public Frame[] frames() {
     return frames;

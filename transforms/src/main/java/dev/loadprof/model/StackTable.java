@@ -145,16 +145,7 @@ public final class StackTable implements Serializable {
 
     /** The id of this stack in the table, adding it (and its new frames) when it is new. */
     public int idOf(Frame[] stack) {
-      return idOf(new CallStack(stack));
-    }
-
-    /** The same, for a stack whose {@code Arrays.hashCode} the reader kept: no frame is read. */
-    public int idOf(Frame[] stack, int hash) {
-      return idOf(new CallStack(stack, hash));
-    }
-
-    private int idOf(CallStack key) {
-      Frame[] stack = key.frames();
+      CallStack key = new CallStack(stack);
       Integer id = stackIds.get(key);
       if (id != null) {
         return id;

@@ -19,15 +19,6 @@ public interface TraceEventSink {
       Frame[] stack);
 
   /**
-   * The same sample from a reader that knows its stack's hash already ({@code stackHash} is
-   * {@code Arrays.hashCode(stack)}): a sink that hashes stacks need not read every frame again.
-   */
-  default void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
-      long period, Frame[] stack, int stackHash) {
-    sample(timeNs, cpu, pid, tid, comm, event, period, stack);
-  }
-
-  /**
    * A sched:sched_switch record. {@code prevPid} is the pid from the record header (the process of
    * the thread switched out), UNKNOWN_ID when the header does not have it or says -1. A period
    * above 1 means perf frequency-sampled the tracepoint and this record stands for that many
@@ -37,14 +28,6 @@ public interface TraceEventSink {
    */
   void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid, String prevComm,
       String prevState, int nextTid, String nextComm, Frame[] prevStack);
-
-  /** The same switch with {@code Arrays.hashCode(prevStack)}, as for {@link #sample}. */
-  default void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack,
-      int prevStackHash) {
-    schedSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
-        prevStack);
-  }
 
   /**
    * A context-switch record (PERF_RECORD_SWITCH of a per-thread recording, or

@@ -20,11 +20,7 @@ final class RangeInterner<V> {
   private char[][] keys;
   private int[] hashes;
   private Object[] values;
-  /** An int the caller keeps beside each value (a frame's hash), read back by {@link #tag}. */
-  private int[] tags;
   private int size;
-  /** The tag of the value the last {@link #get} found. */
-  private int foundTag;
 
   RangeInterner(int maxSize) {
     this.maxSize = maxSize;
@@ -52,7 +48,6 @@ final class RangeInterner<V> {
         return null;
       }
       if (hashes[i] == h && k.length == len && Arrays.equals(k, 0, len, b, start, end)) {
-        foundTag = tags[i];
         return (V) values[i];
       }
     }
@@ -63,23 +58,13 @@ final class RangeInterner<V> {
    * Clears the table when it is full.
    */
   void put(char[] b, int start, int end, int h, V value) {
-    put(b, start, end, h, value, 0);
-  }
-
-  /** Like {@link #put(char[], int, int, int, Object)}, with a tag kept beside the value. */
-  void put(char[] b, int start, int end, int h, V value, int tag) {
     if (size >= maxSize) {
       clear();
     } else if ((size + 1) * 2 > keys.length) {
       grow();
     }
-    insert(keys, hashes, values, tags, Arrays.copyOfRange(b, start, end), h, value, tag);
+    insert(keys, hashes, values, Arrays.copyOfRange(b, start, end), h, value);
     size++;
-  }
-
-  /** The tag stored with the value the last {@link #get} returned (not null). */
-  int tag() {
-    return foundTag;
   }
 
   int size() {
@@ -90,7 +75,6 @@ final class RangeInterner<V> {
     keys = new char[INITIAL_CAPACITY][];
     hashes = new int[INITIAL_CAPACITY];
     values = new Object[INITIAL_CAPACITY];
-    tags = new int[INITIAL_CAPACITY];
     size = 0;
   }
 
@@ -98,20 +82,18 @@ final class RangeInterner<V> {
     char[][] oldKeys = keys;
     int[] oldHashes = hashes;
     Object[] oldValues = values;
-    int[] oldTags = tags;
     keys = new char[oldKeys.length * 2][];
     hashes = new int[keys.length];
     values = new Object[keys.length];
-    tags = new int[keys.length];
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
-        insert(keys, hashes, values, tags, oldKeys[i], oldHashes[i], oldValues[i], oldTags[i]);
+        insert(keys, hashes, values, oldKeys[i], oldHashes[i], oldValues[i]);
       }
     }
   }
 
-  private static void insert(char[][] ks, int[] hs, Object[] vs, int[] ts, char[] key, int h,
-      Object value, int tag) {
+  private static void insert(char[][] ks, int[] hs, Object[] vs, char[] key, int h,
+      Object value) {
     int mask = ks.length - 1;
     int i = spread(h) & mask;
     while (ks[i] != null) {
@@ -120,7 +102,6 @@ final class RangeInterner<V> {
     ks[i] = key;
     hs[i] = h;
     vs[i] = value;
-    ts[i] = tag;
   }
 
   private static int spread(int h) {

@@ -83,8 +83,6 @@ final class RecordAssembler implements LineScanner.Lines {
   private int switchNextTid;
   private String switchNextComm;
   private Frame[] frames = new Frame[128];
-  /** Each frame's hashCode, kept by the frame tables: the stack's hash without reading frames. */
-  private int[] frameHashes = new int[128];
   private int frameCount;
   // The last stack line's range in the scanner's buffer, while the text has not moved (see
   // LineScanner#moves): a recursive call's line repeats the one before it.
@@ -206,7 +204,7 @@ final class RecordAssembler implements LineScanner.Lines {
     switch (state) {
       case IN_STACK -> {
         if (frameCount > 0 && repeatsLastLine(b, s, e)) {
-          addFrame(frames[frameCount - 1], frameHashes[frameCount - 1]);
+          addFrame(frames[frameCount - 1]);
           return;
         }
         Frame f = stackFrames.frame(b, s, e);
@@ -218,7 +216,7 @@ final class RecordAssembler implements LineScanner.Lines {
           dropStack();
           state = SKIP_STACK;
         } else {
-          addFrame(f, stackFrames.frameHash);
+          addFrame(f);
         }
       }
       case NO_RECORD -> {
@@ -242,12 +240,10 @@ final class RecordAssembler implements LineScanner.Lines {
         && Arrays.equals(b, s, e, b, lastLineStart, lastLineEnd);
   }
 
-  private void addFrame(Frame f, int hash) {
+  private void addFrame(Frame f) {
     if (frameCount == frames.length) {
       frames = Arrays.copyOf(frames, frameCount * 2);
-      frameHashes = Arrays.copyOf(frameHashes, frameCount * 2);
     }
-    frameHashes[frameCount] = hash;
     frames[frameCount++] = f;
   }
 
@@ -281,17 +277,13 @@ final class RecordAssembler implements LineScanner.Lines {
 
   private void sendPending() {
     Frame[] stack = frameCount == 0 ? NO_FRAMES : Arrays.copyOf(frames, frameCount);
-    int hash = 1; // Arrays.hashCode(stack), from the hashes the frame tables kept
-    for (int i = 0; i < frameCount; i++) {
-      hash = 31 * hash + frameHashes[i];
-    }
     frameCount = 0;
     if (pendingIsSwitch) {
       sink.schedSwitch(pendingTime, pendingCpu, switchPeriod, switchPrevPid, switchPrevTid,
-          switchPrevComm, switchPrevState, switchNextTid, switchNextComm, stack, hash);
+          switchPrevComm, switchPrevState, switchNextTid, switchNextComm, stack);
     } else {
       sink.sample(pendingTime, pendingCpu, samplePid, sampleTid, sampleComm, sampleEvent,
-          samplePeriod, stack, hash);
+          samplePeriod, stack);
     }
   }
 

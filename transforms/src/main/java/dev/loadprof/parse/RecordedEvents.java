@@ -43,20 +43,6 @@ final class RecordedEvents implements TraceEventSink {
   }
 
   @Override
-  public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
-      long period, Frame[] stack, int stackHash) {
-    events.add((s, l) -> s.sample(timeNs, cpu, pid, tid, comm, event, period, stack, stackHash));
-  }
-
-  @Override
-  public void schedSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
-      String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack,
-      int prevStackHash) {
-    events.add((s, l) -> s.schedSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm,
-        prevState, nextTid, nextComm, prevStack, prevStackHash));
-  }
-
-  @Override
   public void contextSwitch(long timeNs, int cpu, int pid, int tid, String comm, boolean in,
       boolean preempt) {
     events.add((s, l) -> s.contextSwitch(timeNs, cpu, pid, tid, comm, in, preempt));

@@ -26,8 +26,6 @@ final class StackFrames {
   private final Map<Frame, Frame> canonicalFrames;
 
   private final HashMap<String, String> dsos = new HashMap<>();
-  /** {@link Frame#hashCode} of the frame {@link #frame} returned last, kept with it when made. */
-  int frameHash;
 
   StackFrames(int maxFrames, Map<Frame, Frame> canonicalFrames) {
     this.maxFrames = maxFrames;
@@ -58,13 +56,11 @@ final class StackFrames {
     int h = textHash(address, b, addrStart, te);
     Frame f = framesByText.get(b, addrStart, te, h);
     if (f != null) {
-      frameHash = framesByText.tag();
       return f;
     }
     // perf -F ip alone prints bare addresses.
     f = canonical(t == te ? new Frame("[unknown]", "", address) : parseFrameText(b, t, te, address));
-    frameHash = f.hashCode();
-    framesByText.put(b, addrStart, te, h, f, frameHash);
+    framesByText.put(b, addrStart, te, h, f);
     return f;
   }
 
