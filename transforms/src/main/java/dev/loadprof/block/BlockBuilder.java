@@ -93,11 +93,11 @@ public final class BlockBuilder implements TraceEventSink {
   @Override
   public void sample(long timeNs, int cpu, int pid, int tid, String comm, String event,
       long period, Frame[] stack) {
-    if (outsideRun(timeNs, cpu, TraceHealth.SAMPLE_RECORDS, TraceHealth.SAMPLES_OUTSIDE_RUN,
+    if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,
+        TraceHealth.SAMPLE_RECORDS, TraceHealth.SAMPLES_OUTSIDE_RUN,
         () -> addSample(timeNs, cpu, pid, tid, comm, event, period, stack))) {
-      return;
+      addSample(timeNs, cpu, pid, tid, comm, event, period, stack);
     }
-    addSample(timeNs, cpu, pid, tid, comm, event, period, stack);
   }
 
   private void addSample(long timeNs, int cpu, int pid, int tid, String comm, String event,
@@ -122,7 +122,8 @@ public final class BlockBuilder implements TraceEventSink {
       health.increment(TraceHealth.SAMPLES_UNKNOWN_THREAD);
       return;
     }
-    if (period > longestPlausiblePeriod(timeNs)) {
+    if (period > SampleIntervalEstimate.longestPlausiblePeriod(
+        sawRecord ? Math.max(0, timeNs - firstNs) : 0, FAR_NS, info.periodIsNanoseconds)) {
       health.increment(TraceHealth.SAMPLES_PERIOD_TOO_LONG);
       damage.longPeriod(cpu, timeNs, period);
       return;
@@ -134,7 +135,11 @@ public final class BlockBuilder implements TraceEventSink {
     } else {
       lanes.noteSampleCpu(cpu);
     }
-    lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack));
+    if (lanes.isKnown()) { // as whenKnown does, without a closure per sample
+      placeSample(timeNs, cpu, resolved, tid, period, stack);
+    } else {
+      lanes.whenKnown(() -> placeSample(timeNs, cpu, resolved, tid, period, stack));
+    }
   }
 
   private void placeSample(long timeNs, int cpu, int pid, int tid, long period, Frame[] stack) {
@@ -202,13 +207,13 @@ public final class BlockBuilder implements TraceEventSink {
       ignored("sched:sched_switch (context-switch records give the loads)");
       return;
     }
-    if (outsideRun(timeNs, cpu, TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
+    if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,
+        TraceHealth.SWITCH_RECORDS, TraceHealth.SWITCHES_OUTSIDE_RUN,
         () -> addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid,
             nextComm, prevStack))) {
-      return;
+      addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
+          prevStack);
     }
-    addSwitch(timeNs, cpu, period, prevPid, prevTid, prevComm, prevState, nextTid, nextComm,
-        prevStack);
   }
 
   private void addSwitch(long timeNs, int cpu, long period, int prevPid, int prevTid,
@@ -474,16 +479,6 @@ public final class BlockBuilder implements TraceEventSink {
     health.increment(recordCounter);
     health.increment(outsideCounter);
     damage.outside(cpu, timeNs);
-  }
-
-  /**
-   * A sample's period can not be longer than the run so far (plus a margin for the first
-   * samples); counts of other events get 100 per ns, far above any CPU's rate.
-   */
-  private long longestPlausiblePeriod(long timeNs) {
-    long span = sawRecord ? Math.max(0, timeNs - firstNs) : 0;
-    long ns = span + FAR_NS;
-    return info.periodIsNanoseconds ? ns : ns > Long.MAX_VALUE / 100 ? Long.MAX_VALUE : ns * 100;
   }
 
   /** Fixes the sample interval once, so that every block of the run uses the same one. */

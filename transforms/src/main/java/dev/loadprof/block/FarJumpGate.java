@@ -36,6 +36,11 @@ final class FarJumpGate {
     return !held.isEmpty() || (sawRecord && timeNs - lastNs > jumpNs);
   }
 
+  /** True when a record at timeNs goes straight in: neither {@link #farBehind} nor to offer. */
+  boolean passes(boolean sawRecord, long lastNs, long timeNs) {
+    return !farBehind(sawRecord, lastNs, timeNs) && !mustOffer(sawRecord, lastNs, timeNs);
+  }
+
   /** Whether a record far behind the run's latest time is outside the run altogether. */
   boolean farBehind(boolean sawRecord, long lastNs, long timeNs) {
     return sawRecord && lastNs - timeNs > jumpNs;

@@ -25,7 +25,13 @@ final class Lanes {
   private final List<Runnable> pending = new ArrayList<>();
   /** Thread lanes: the CPUs samples name (for RunInfo.cpuCount), and whose last record was IN. */
   private final Set<Integer> sampleCpus = new TreeSet<>();
+  private int lastSampleCpu;
   private final Map<Integer, Boolean> lastSwitchWasIn = new HashMap<>();
+
+  /** Whether the kind is decided: {@link #whenKnown} then runs its event at once. */
+  boolean isKnown() {
+    return kind != Kind.UNDECIDED;
+  }
 
   boolean byCpu() {
     return kind == Kind.CPUS;
@@ -41,7 +47,10 @@ final class Lanes {
   }
 
   void noteSampleCpu(int cpu) {
-    sampleCpus.add(cpu);
+    if (sampleCpus.isEmpty() || cpu != lastSampleCpu) { // most samples repeat the CPU before
+      sampleCpus.add(cpu);
+      lastSampleCpu = cpu;
+    }
   }
 
   void noteSwitch(int tid, boolean in) {

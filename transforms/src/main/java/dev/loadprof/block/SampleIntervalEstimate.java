@@ -24,6 +24,15 @@ final class SampleIntervalEstimate {
   private final Map<Long, Long> lastSampleOfCpuTid = new HashMap<>();
 
   /**
+   * A sample's period can not be longer than the run so far ({@code spanNs}) plus a margin for
+   * the first samples; counts of other events get 100 per ns, far above any CPU's rate.
+   */
+  static long longestPlausiblePeriod(long spanNs, long marginNs, boolean periodIsNanoseconds) {
+    long ns = spanNs + marginNs;
+    return periodIsNanoseconds ? ns : ns > Long.MAX_VALUE / 100 ? Long.MAX_VALUE : ns * 100;
+  }
+
+  /**
    * cpu-clock and task-clock count nanoseconds, with or without modifiers (":u") and terms
    * ("cpu-clock/freq=500/": frequency sampling still writes each sample's period in ns).
    */

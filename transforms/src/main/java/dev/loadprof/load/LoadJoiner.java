@@ -151,7 +151,7 @@ public final class LoadJoiner {
     int stackId = b.samples.stack[i];
     CallStack stack = stacks[stackId];
     if (stack == null) {
-      stack = new CallStack(b.stackTable.framesOf(stackId));
+      stack = b.stackTable.callStack(stackId);
       stacks[stackId] = stack;
     }
     int tid = b.samples.tid[i];

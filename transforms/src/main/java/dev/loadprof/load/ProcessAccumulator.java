@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -50,7 +51,23 @@ public final class ProcessAccumulator implements Serializable {
    * A stack of one thread at a load: the key under which samples are summed. The thread is kept
    * for the profile's tid label; the text reports sum over threads.
    */
-  public record LoadStack(int tid, int load, CallStack stack) implements Serializable {}
+  public record LoadStack(int tid, int load, CallStack stack) implements Serializable {
+    /**
+     * The value a record's own hashCode gives (each component's hash, combined by 31), written
+     * out: the record's goes through a method-handle chain, and the join hashes a key per sample.
+     * The same value keeps the maps' iteration order, which the reports' ties may see.
+     */
+    @Override
+    public int hashCode() {
+      return (tid * 31 + load) * 31 + Objects.hashCode(stack);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o == this || o instanceof LoadStack k && tid == k.tid && load == k.load
+          && Objects.equals(stack, k.stack);
+    }
+  }
 
   public void addSample(int tid, int load, long cpuNs, CallStack stack) {
     addSample(tid, load, cpuNs, stack, true);

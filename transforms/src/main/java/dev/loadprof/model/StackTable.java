@@ -19,6 +19,25 @@ import java.util.Map;
 public final class StackTable implements Serializable {
   public Frame[] frames = new Frame[0];
   public int[][] stacks = new int[0][];
+  /**
+   * The stacks as the builder interned them (their hashes computed once), by id, or null: a table
+   * read from a coder or an archive has none, and a table whose arrays are replaced drops them.
+   */
+  private transient CallStack[] callStacks;
+  /** The arrays the interned stacks were made for: they hold only while these stay. */
+  private transient Frame[] callStacksFrames;
+  private transient int[][] callStacksOf;
+
+  /**
+   * Stack {@code id} as a value, leaf first: the one the builder interned while the block was
+   * filled, or else a new one of {@link #framesOf}. Equal either way.
+   */
+  public CallStack callStack(int id) {
+    if (callStacks != null && callStacksOf == stacks && callStacksFrames == frames) {
+      return callStacks[id];
+    }
+    return new CallStack(framesOf(id));
+  }
 
   /** The frames of stack {@code id}, leaf first. */
   public Frame[] framesOf(int id) {
@@ -122,6 +141,7 @@ public final class StackTable implements Serializable {
     private final List<Frame> frames = new ArrayList<>();
     private final Map<CallStack, Integer> stackIds = new HashMap<>();
     private final List<int[]> stacks = new ArrayList<>();
+    private final List<CallStack> callStacks = new ArrayList<>();
 
     /** The id of this stack in the table, adding it (and its new frames) when it is new. */
     public int idOf(Frame[] stack) {
@@ -141,6 +161,7 @@ public final class StackTable implements Serializable {
         ids[i] = f;
       }
       stacks.add(ids);
+      callStacks.add(key);
       stackIds.put(key, stacks.size() - 1);
       return stacks.size() - 1;
     }
@@ -149,6 +170,9 @@ public final class StackTable implements Serializable {
       StackTable t = new StackTable();
       t.frames = frames.toArray(new Frame[0]);
       t.stacks = stacks.toArray(new int[0][]);
+      t.callStacks = callStacks.toArray(new CallStack[0]);
+      t.callStacksOf = t.stacks;
+      t.callStacksFrames = t.frames;
       return t;
     }
   }

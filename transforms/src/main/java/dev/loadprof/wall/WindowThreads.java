@@ -58,7 +58,7 @@ public final class WindowThreads {
         if (stackId != TraceEventSink.UNKNOWN_ID) {
           where = stackOf[stackId];
           if (where == null) {
-            where = new CallStack(b.stackTable.framesOf(stackId));
+            where = b.stackTable.callStack(stackId);
             stackOf[stackId] = where;
           }
         }

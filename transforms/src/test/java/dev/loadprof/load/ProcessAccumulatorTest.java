@@ -2,6 +2,7 @@ package dev.loadprof.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.loadprof.model.CallStack;
@@ -54,5 +55,31 @@ class ProcessAccumulatorTest {
     acc.addSample(7, 1, 4, MAIN);
     assertEquals(7, acc.cpuNsAtLoad[1]);
     assertNull(acc.health.get(ProcessAccumulator.SUMS_SATURATED));
+  }
+
+  /** What a record of the same components hashes to and compares by, to check LoadStack's own. */
+  private record Plain(int tid, int load, CallStack stack) {}
+
+  @Test
+  void loadStackHashesAndComparesAsTheRecordWould() {
+    java.util.Random r = new java.util.Random(5);
+    CallStack other = new CallStack(new Frame[] {new Frame("f", "lib", 0x10), MAIN.frames()[0]});
+    for (int i = 0; i < 1000; i++) {
+      int tid = r.nextInt(3) == 0 ? -1 : r.nextInt(100_000);
+      int load = r.nextInt(64);
+      CallStack stack = switch (r.nextInt(3)) {
+        case 0 -> MAIN;
+        case 1 -> other;
+        default -> null;
+      };
+      ProcessAccumulator.LoadStack k = new ProcessAccumulator.LoadStack(tid, load, stack);
+      assertEquals(new Plain(tid, load, stack).hashCode(), k.hashCode(), k.toString());
+      ProcessAccumulator.LoadStack same = new ProcessAccumulator.LoadStack(tid, load,
+          stack == null ? null : new CallStack(stack.frames().clone()));
+      assertEquals(k, same);
+      assertNotEquals(k, new ProcessAccumulator.LoadStack(tid, load + 1, stack));
+      assertNotEquals(k, new ProcessAccumulator.LoadStack(tid + 1, load, stack));
+      assertNotEquals(k, new ProcessAccumulator.LoadStack(tid, load, stack == MAIN ? other : MAIN));
+    }
   }
 }
