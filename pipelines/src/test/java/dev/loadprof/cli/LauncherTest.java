@@ -118,7 +118,10 @@ class LauncherTest {
     Path big = sparse("big.txt", 600L << 20);
     assertThat(dryRun("analyze", big.toString()).command(),
         containsString("-XX:Tier4InvocationThreshold=50000"));
+    assertThat(dryRun("analyze", big.toString()).command(),
+        containsString("-XX:FreqInlineSize=80"));
     assertThat(dryRun("analyze", EXAMPLE).command(), not(containsString("Tier4")));
+    assertThat(dryRun("analyze", EXAMPLE).command(), not(containsString("InlineSize")));
   }
 
   @Test
