@@ -21,23 +21,8 @@ final class FoldedLines {
   /** Each frame's segment: its cleaned symbol, kernel frames marked. */
   private final Map<Frame, String> frameSegments = new IdentityHashMap<>();
   private final Map<String, String> nameSegments = new HashMap<>();
-  private final Map<Line, long[]> lines = new HashMap<>();
-
-  private record Line(String[] segments, int hash) {
-    Line(String[] segments) {
-      this(segments, Arrays.hashCode(segments));
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Line l && hash == l.hash && Arrays.equals(segments, l.segments);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
+  /** Each line's segments (a list over its array: hashed and compared element by element). */
+  private final Map<List<String>, long[]> lines = new HashMap<>();
 
   /** A name (run id, comm, state) as a segment. */
   String name(String name) {
@@ -83,23 +68,23 @@ final class FoldedLines {
     for (String s : last) {
       line[k++] = s;
     }
-    lines.computeIfAbsent(new Line(line), l -> new long[1])[0] += ns;
+    lines.computeIfAbsent(Arrays.asList(line), l -> new long[1])[0] += ns;
   }
 
   /** The lines with more than 0 ns, in the order of their text, each ending in a newline. */
   String render() {
-    List<Map.Entry<Line, long[]>> sorted = new ArrayList<>(lines.entrySet());
-    sorted.sort((x, y) -> compare(x.getKey().segments(), y.getKey().segments()));
+    List<Map.Entry<List<String>, long[]>> sorted = new ArrayList<>(lines.entrySet());
+    sorted.sort((x, y) -> compare(x.getKey(), y.getKey()));
     StringBuilder sb = new StringBuilder();
-    for (Map.Entry<Line, long[]> e : sorted) {
+    for (Map.Entry<List<String>, long[]> e : sorted) {
       long ns = e.getValue()[0];
       if (ns > 0) {
-        String[] line = e.getKey().segments();
-        for (int i = 0; i < line.length; i++) {
+        List<String> line = e.getKey();
+        for (int i = 0; i < line.size(); i++) {
           if (i > 0) {
             sb.append(';');
           }
-          sb.append(line[i]);
+          sb.append(line.get(i));
         }
         sb.append(' ').append(ns).append('\n');
       }
@@ -111,14 +96,16 @@ final class FoldedLines {
    * The order of the lines' texts ({@code String.join(";", line)} compared by
    * {@code String#compareTo}), for lines of shared segments, which hold no ';'.
    */
-  static int compare(String[] a, String[] b) {
-    int n = Math.min(a.length, b.length);
+  static int compare(List<String> a, List<String> b) {
+    int n = Math.min(a.size(), b.size());
     for (int i = 0; i < n; i++) {
-      if (a[i] != b[i] && !a[i].equals(b[i])) {
-        return compareSegments(a[i], i + 1 < a.length, b[i], i + 1 < b.length);
+      String x = a.get(i);
+      String y = b.get(i);
+      if (x != y && !x.equals(y)) {
+        return compareSegments(x, i + 1 < a.size(), y, i + 1 < b.size());
       }
     }
-    return Integer.compare(a.length, b.length); // one text is the start of the other
+    return Integer.compare(a.size(), b.size()); // one text is the start of the other
   }
 
   /**

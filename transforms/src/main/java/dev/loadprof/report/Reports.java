@@ -99,13 +99,13 @@ public final class Reports {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while the reports were made");
     }
-    Throwable t = failed.get();
+    Throwable t = failed.get(); // one of the three the workers catch
     if (t instanceof IOException e) {
-      throw e;
-    } else if (t instanceof RuntimeException e) {
       throw e;
     } else if (t instanceof Error e) {
       throw e;
+    } else if (t != null) {
+      throw (RuntimeException) t;
     }
     for (Report r : reports) {
       try (OutputStream out = open.apply(r.fileName())) {
