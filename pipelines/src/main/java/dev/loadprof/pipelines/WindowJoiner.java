@@ -5,6 +5,7 @@ import dev.loadprof.load.CpuTimeline;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.Failures;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.progress.JobProgress;
 import java.io.IOException;
@@ -74,12 +75,8 @@ final class WindowJoiner implements AutoCloseable {
 
   private void rethrow() throws IOException {
     Throwable t = failure;
-    if (t instanceof IOException io) {
-      throw io;
-    } else if (t instanceof RuntimeException re) {
-      throw re;
-    } else if (t instanceof Error err) {
-      throw err;
+    if (t != null) {
+      throw Failures.asIOException(t);
     }
   }
 

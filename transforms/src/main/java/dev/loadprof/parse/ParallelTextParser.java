@@ -1,5 +1,6 @@
 package dev.loadprof.parse;
 
+import dev.loadprof.model.Failures;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceEventSink;
@@ -169,7 +170,7 @@ public final class ParallelTextParser implements TraceReader {
     try {
       part = next.get();
     } catch (ExecutionException e) {
-      throw rethrown(e.getCause());
+      throw Failures.asIOException(e.getCause());
     }
     part.events().replay(sink, lines);
     lines += part.lines();
@@ -200,18 +201,5 @@ public final class ParallelTextParser implements TraceReader {
     if (captured != null) {
       capturedOn = captured;
     }
-  }
-
-  private static IOException rethrown(Throwable cause) {
-    if (cause instanceof IOException io) {
-      return io;
-    }
-    if (cause instanceof RuntimeException r) {
-      throw r;
-    }
-    if (cause instanceof Error e) {
-      throw e;
-    }
-    return new IOException(cause);
   }
 }

@@ -1,5 +1,6 @@
 package dev.loadprof.parse;
 
+import dev.loadprof.model.Failures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -100,15 +101,8 @@ final class ReadAhead extends InputStream {
     lengthOfBlock = block.length;
     if (block == END) {
       ended = true;
-      Throwable t = failure;
-      if (t instanceof IOException e) {
-        throw e;
-      }
-      if (t instanceof RuntimeException e) {
-        throw e;
-      }
-      if (t instanceof Error e) {
-        throw e;
+      if (failure != null) {
+        throw Failures.asIOException(failure);
       }
       return false;
     }

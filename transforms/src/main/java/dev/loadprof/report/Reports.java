@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.model.Failures;
 import dev.loadprof.profile.PprofBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -99,13 +100,8 @@ public final class Reports {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while the reports were made");
     }
-    Throwable t = failed.get(); // one of the three the workers catch
-    if (t instanceof IOException e) {
-      throw e;
-    } else if (t instanceof Error e) {
-      throw e;
-    } else if (t != null) {
-      throw (RuntimeException) t;
+    if (failed.get() != null) {
+      throw Failures.asIOException(failed.get());
     }
     for (Report r : reports) {
       try (OutputStream out = open.apply(r.fileName())) {

@@ -1,5 +1,6 @@
 package dev.loadprof.perfdata.reader;
 
+import dev.loadprof.model.Failures;
 import dev.loadprof.model.TraceEventSink;
 import dev.loadprof.perfdata.symbols.Symbolizer;
 import java.io.IOException;
@@ -154,19 +155,10 @@ final class ParallelSamples implements AutoCloseable {
       throw new IOException("interrupted while reading a perf.data file", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
       if (cause instanceof UncheckedIOException io) {
         throw io.getCause();
       }
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IOException(cause);
+      throw Failures.asIOException(cause);
     }
   }
 
