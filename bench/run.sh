@@ -20,7 +20,7 @@
 #                              the time to read the file (cat | wc -l) for scale
 #   bench/run.sh split [GB] [ROUNDS] [gz]  one big trace on embedded Flink with parallelism 1 vs
 #                              2 (parse threads and --parallelism), C2's default thresholds and
-#                              the launcher's
+#                              the launcher's; wall, CPU and what the CPU bounds the ratio to
 #   bench/run.sh huge [GB]      a trace far bigger than the heap (default 10 GB) on the default path
 #   bench/run.sh startup [ROUNDS] wall time of ./loadprof on --help, a bad option, a missing file,
 #                              garbage (binary and text) and the shipped example (medians), then
@@ -455,6 +455,10 @@ cliff() {
 # One big trace on all cores: ./loadprof analyze with parallelism 1 (one parse
 # thread, --parallelism=1) against parallelism 2, each with the JVM's default C2 thresholds and
 # with the launcher's (C2 compiles only what stays hot), interleaved; ratios within a round.
+# Each run's CPU (user + sys) is kept too, for the bound below: parallelism 1 is not one core
+# (the JIT, the collector and Flink's pipelined stages use the other), so parallelism 2 cannot
+# take less than its CPU spread over both cores, and 2 x (p1 wall) / (p2 CPU) is the most its
+# ratio could reach with the work it did.
 split() {
   local gb="${1:-2}" rounds="${2:-3}" file
   build
@@ -468,7 +472,7 @@ split() {
   # c2-default: the JVM's own C2 thresholds (naming one at its default value keeps the
   # launcher's out); launcher: what ./loadprof picks for a trace this big.
   local -A jit=([c2-default]="-XX:Tier4InvocationThreshold=5000" [launcher]="")
-  declare -A times
+  declare -A times cpus
   local t0 t1 ref
   # Untimed: the launcher's first run of a kind writes its class-data archive, and the trace
   # comes into the page cache.
@@ -481,22 +485,32 @@ split() {
     times[reference]+="$ref "
     for j in c2-default launcher; do
       for p in 1 2; do
-        local t
-        t=$(LOADPROF_JAVA_OPTS="-Xmx2g ${jit[$j]}" timed "$work/split-$j-$p.log" \
+        LOADPROF_JAVA_OPTS="-Xmx2g ${jit[$j]}" /usr/bin/time -f '%e %U %S' -o "$work/split.time" \
           ./loadprof analyze --runner flink --parallelism=$p --parse-threads $p \
-          -o "$work/split-out-$j-$p" "$file")
-        times[$j-$p]+="$t "
+          -o "$work/split-out-$j-$p" "$file" >"$work/split-$j-$p.log" 2>&1 \
+          || echo "$j parallelism $p: exit $?"
+        times[$j-$p]+="$(awk '{print $1}' "$work/split.time") "
+        cpus[$j-$p]+="$(awk '{print $2 + $3}' "$work/split.time") "
       done
-      echo "round $round, $j: parallelism 1 $(echo "${times[$j-1]}" | awk '{print $NF}') s," \
-        "2 $(echo "${times[$j-2]}" | awk '{print $NF}') s; reference (wc -l) $ref s; $(uptime | sed 's/.*load/load/')"
+      local w1 w2 c1 c2
+      w1=$(echo "${times[$j-1]}" | awk '{print $NF}'); w2=$(echo "${times[$j-2]}" | awk '{print $NF}')
+      c1=$(echo "${cpus[$j-1]}" | awk '{print $NF}'); c2=$(echo "${cpus[$j-2]}" | awk '{print $NF}')
+      echo "round $round, $j: parallelism 1 $w1 s ($c1 CPU-s, $(echo "scale=2; $c1 / $w1" | bc) cores)," \
+        "2 $w2 s ($c2 CPU-s, $(echo "scale=2; $c2 / $w2" | bc) cores); ratio $(echo "scale=2; $w1 / $w2" | bc)," \
+        "bound 2 x $w1 / $c2 = $(echo "scale=2; 2 * $w1 / $c2" | bc); reference (wc -l) $ref s;" \
+        "$(uptime | sed 's/.*load/load/')"
     done
   done
   for j in c2-default launcher; do
-    local r1 r2
+    local r1 r2 bounds
     r1=$(echo "${times[$j-1]}" | tr ' ' '\n' | grep . | median)
     r2=$(echo "${times[$j-2]}" | tr ' ' '\n' | grep . | median)
-    echo "$j: medians parallelism 1 $r1 s, 2 $r2 s, ratio $(echo "scale=2; $r1 / $r2" | bc);" \
-      "per-round ratios: $(paste -d/ <(echo "${times[$j-1]}" | tr ' ' '\n' | grep .) <(echo "${times[$j-2]}" | tr ' ' '\n' | grep .) | bc -l | xargs printf '%.2f ')"
+    bounds=$(paste -d' ' <(echo "${times[$j-1]}" | tr ' ' '\n' | grep .) \
+      <(echo "${cpus[$j-2]}" | tr ' ' '\n' | grep .) | awk '{printf "%.2f ", 2 * $1 / $2}')
+    echo "$j: medians parallelism 1 $r1 s ($(echo "${cpus[$j-1]}" | tr ' ' '\n' | grep . | median) CPU-s)," \
+      "2 $r2 s ($(echo "${cpus[$j-2]}" | tr ' ' '\n' | grep . | median) CPU-s), ratio $(echo "scale=2; $r1 / $r2" | bc);" \
+      "per-round ratios: $(paste -d/ <(echo "${times[$j-1]}" | tr ' ' '\n' | grep .) <(echo "${times[$j-2]}" | tr ' ' '\n' | grep .) | bc -l | xargs printf '%.2f ')" \
+      "bounds (2 x p1 wall / p2 CPU): $bounds"
   done
   echo "reference median $(echo "${times[reference]}" | tr ' ' '\n' | grep . | median) s"
   for f in profile.pb.gz histogram.txt functions.txt flame.folded summary.json; do
