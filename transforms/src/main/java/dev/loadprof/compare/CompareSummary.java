@@ -35,13 +35,21 @@ final class CompareSummary implements CompareWriter {
         Metric.REAL_TIME.format(t.minAbsoluteNs())));
     appendCommon(sb, c.excluded(), c.notes());
     changes(sb, c.changes());
-    verdict(sb, c.verdict(), c.settings());
+    verdict(sb, c.verdict(), c.settings(), !c.changes().isEmpty());
     return sb.toString();
   }
 
-  /** The verdict line; for interference, what it means and how it exits. */
-  static void verdict(StringBuilder sb, Verdict v, CompareSettings s) {
+  /**
+   * The verdict line; for interference, what it means and how it exits; for no change beside a
+   * table of changes, that those changes (waits, load, CPU) do not set it, so that a reader who
+   * sees "regression" in the table's kind column is not left to wonder.
+   */
+  static void verdict(StringBuilder sb, Verdict v, CompareSettings s, boolean changesListed) {
     sb.append("verdict: ").append(v.id).append('\n');
+    if (v == Verdict.NO_CHANGE && changesListed) {
+      sb.append("  real time did not change past the thresholds; the changes listed, in other"
+          + " figures, do not set the verdict\n");
+    }
     if (v == Verdict.INTERFERENCE) {
       sb.append("  the real time grew because the process's threads waited for CPUs that other"
           + " processes held, not because of its code; ").append(s.failOnInterference()

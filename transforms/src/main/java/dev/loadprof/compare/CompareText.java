@@ -49,9 +49,9 @@ public final class CompareText implements CompareWriter {
     for (String n : c.notes()) {
       sb.append("note: ").append(n).append('\n');
     }
-    CompareSummary.verdict(sb, c.verdict(), s);
-
     List<MetricComparison> changes = c.changes();
+    CompareSummary.verdict(sb, c.verdict(), s, !changes.isEmpty());
+
     sb.append('\n');
     if (changes.isEmpty()) {
       sb.append("no significant change past the thresholds\n");

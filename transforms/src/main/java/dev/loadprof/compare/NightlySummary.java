@@ -57,7 +57,7 @@ final class NightlySummary implements NightlyWriter {
     }
     sb.append("Latest night against the nights before it:\n");
     CompareSummary.changes(sb, n.changes());
-    CompareSummary.verdict(sb, n.verdict(), n.settings().compare());
+    CompareSummary.verdict(sb, n.verdict(), n.settings().compare(), !n.changes().isEmpty());
     return sb.toString();
   }
 }
