@@ -145,6 +145,8 @@ class CompareReportBrowserTest {
     JsonNode json = json("compare-cpu");
     assertEquals("regression", tab.evaluate("document.querySelector('#verdict .big')"
         + ".textContent").asText());
+    assertTrue(tab.evaluate("document.querySelector('#verdict .scope') === null").asBoolean(),
+        "a regression needs no scope");
     JsonNode rows = cells(tab, "#changes");
     assertEquals(json.get("changes").size(), rows.size(), "one row per change");
     int i = changeIndex(json, "serial_section");
@@ -320,5 +322,34 @@ class CompareReportBrowserTest {
     tab.screenshot(OUT.resolve("report-compare-hostile.png"), 1800);
     assertTrue(tab.evaluate(Hostile.NOTHING_RAN).asBoolean(), "a payload ran");
     assertEquals(List.of(), tab.errors(), "no console errors (a CSP violation is one)");
+  }
+
+  /**
+   * Changes of other figures beside a "no change" verdict (real runs with a busy neighbour:
+   * waits grew, real time did not): the verdict says it is about real time.
+   */
+  @Test
+  void noChangeBesideOtherChangesSaysInRealTime() throws Exception {
+    List<String> baseline = runs("base", 1, 2, 3, 4, 5);
+    List<String> candidate = runs("cpu", 1, 2, 3, 4, 5);
+    List<String> all = new ArrayList<>(baseline);
+    all.addAll(candidate);
+    Analysis a = TraceRuns.mixed(all);
+    Comparison cpu = Compare.compare(a, TraceRuns.sides(baseline, candidate),
+        CompareSettings.DEFAULT);
+    List<MetricComparison> otherFigures = new ArrayList<>();
+    for (MetricComparison r : cpu.rows()) {
+      if (!r.metric().isRealTime()) {
+        otherFigures.add(r);
+      }
+    }
+    Comparison c = new Comparison(cpu.settings(), cpu.baselineRuns(), cpu.candidateRuns(),
+        cpu.excluded(), otherFigures, cpu.notes());
+    assertEquals(Verdict.NO_CHANGE, c.verdict());
+    assertFalse(c.changes().isEmpty(), "the CPU time's changes stay");
+    Tab tab = browser.newTab(1280, 1000);
+    tab.open(write("compare-other-figures", a, c).resolve(CompareReport.FILE_NAME));
+    assertEquals("no change in real time · exit code 0",
+        tab.evaluate("document.getElementById('verdict').textContent").asText());
   }
 }

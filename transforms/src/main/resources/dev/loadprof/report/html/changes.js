@@ -85,8 +85,11 @@ const Changes = (() => {
   }
 
   function verdict(d) {
+    // Beside changes of other figures (waits, load, CPU), say what "no change" is about.
+    const scope = d.verdict === 'no change' && d.changes && d.changes.length
+      ? el('span', { class: 'scope', text: ' in real time' }) : null;
     return el('div', { class: 'verdict ' + d.verdict.replace(/ /g, '-'), id: 'verdict' },
-      el('span', { class: 'big', text: d.verdict }),
+      el('span', { class: 'big', text: d.verdict }), scope,
       el('span', { text: ' · exit code ' + d.exit_code }));
   }
 
