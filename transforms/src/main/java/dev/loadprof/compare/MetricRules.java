@@ -56,7 +56,9 @@ final class MetricRules {
       PredictionInterval pi = PredictionInterval.of(b, c[0], alpha);
       p = pi.pValue();
       significant = p < alpha;
-      low = pi.lower();
+      // Every figure is a time, a load or a share, never below 0: an interval reaching below 0
+      // (a wide spread around a small median) is shown from 0, which it covers the same.
+      low = Math.max(0, pi.lower());
       high = pi.upper();
     } else {
       method = Method.NONE;

@@ -57,4 +57,18 @@ class RulesTest {
     assertEquals(-50, r.deltaPct(), 1e-9);
     assertEquals(2.0 / 70, r.pValue(), 1e-12);
   }
+
+  @Test
+  void aPredictionIntervalStartsAtZeroAtTheLowest() {
+    // Seen in a nightly on real runs: time at load 0 of 8-40 ms a night gave "expected
+    // -11.3ms..39.9ms". No figure is below 0; the p-value is the interval's own.
+    SeriesKey key = new SeriesKey("mixed", "mixed", null, Metric.timeAtLoad(0));
+    double[] nights = {8e6, 40e6, 12e6, 9e6, 5e6};
+    MetricComparison one = MetricRules.compare(key, nights, new double[] {260e6}, 2e9, null,
+        CompareSettings.DEFAULT);
+    assertEquals(MetricComparison.Method.PREDICTION_INTERVAL, one.method());
+    assertEquals(0.0, one.intervalLow(), "from 0, not below");
+    assertTrue(one.intervalHigh() > 40e6, one.toString());
+    assertTrue(one.significant(), one.toString());
+  }
 }
