@@ -14,9 +14,11 @@ public final class UnusablePolicy {
   /** Starts the warning line that shows the verdict to people (summary.json, the log). */
   public static final String WARNING_PREFIX = "UNUSABLE: ";
 
+  // loadprof reads the perf.data itself; perf script's text is the other way in, not a step.
   private static final String RECORD = "perf record -k mono -a -g -e cpu-clock -e"
-      + " sched:sched_switch -o X.data -- CMD; perf script -i X.data -F"
-      + " comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns --show-task-events";
+      + " sched:sched_switch -o X.data -- CMD, then loadprof analyze X.data (or its text: perf"
+      + " script -i X.data -F comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso --ns"
+      + " --show-task-events)";
 
   private UnusablePolicy() {}
 

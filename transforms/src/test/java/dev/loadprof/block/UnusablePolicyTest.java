@@ -32,6 +32,9 @@ class UnusablePolicyTest {
     assertTrue(run.unusableReason.startsWith("garbage: no perf samples or sched_switch records"),
         run.unusableReason);
     assertTrue(run.unusableReason.contains("perf record -k mono -a -g"), run.unusableReason);
+    assertTrue(run.unusableReason.contains("then loadprof analyze X.data (or its text: perf"
+        + " script -i X.data"), "perf script is the other way in, not a step: "
+        + run.unusableReason);
     assertEquals(UnusablePolicy.WARNING_PREFIX + run.unusableReason, run.warnings.get(0));
   }
 
