@@ -32,7 +32,7 @@ final class FreeSpace {
       if (failure instanceof IOException && String.valueOf(failure.getMessage())
           .contains(ENOSPC)) {
         return "the job failed: no space left on device (the disk of --out or of the temp dir "
-            + System.getProperty("java.io.tmpdir") + " is full): free some space and run again";
+            + RunTempDir.userTempDir() + " is full): free some space and run again";
       }
     }
     return null;

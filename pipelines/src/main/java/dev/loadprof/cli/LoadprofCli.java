@@ -1,6 +1,5 @@
 package dev.loadprof.cli;
 
-import java.io.File;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -28,8 +27,11 @@ import picocli.CommandLine.ScopeType;
         + " from one side.%n")
 public final class LoadprofCli {
   public static void main(String[] args) {
+    RunTempDir.claim();
     CompilerDirectives.addInBackground();
-    System.exit(run(args, System.out, System.err));
+    int code = run(args, System.out, System.err);
+    RunnerThreads.awaitEnd(RunnerThreads.MOST);
+    System.exit(code);
   }
 
   /** Runs {@code loadprof ARGS...}, printing to {@code out} and {@code err}. */
@@ -48,7 +50,7 @@ public final class LoadprofCli {
         return ExitCode.BAD_INPUT;
       }
       JobCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
-      String tempFull = FreeSpace.tempDirTooFull(new File(System.getProperty("java.io.tmpdir")));
+      String tempFull = FreeSpace.tempDirTooFull(RunTempDir.userTempDir().toFile());
       if (tempFull != null) {
         err.println("loadprof: " + tempFull);
         return ExitCode.JOB_FAILED;
