@@ -4,7 +4,7 @@
 # each a separate JVM bound to 127.0.0.1, configured by runner-configs/flink-cluster/config.yaml.
 #
 #   scripts/flink-cluster.sh start                 start missing processes, wait until 2 TMs / 4 slots
-#   scripts/flink-cluster.sh stop                  stop every recorded process (TERM, then KILL)
+#   scripts/flink-cluster.sh stop                  stop every recorded process (TERM, then KILL), remove their tmp
 #   scripts/flink-cluster.sh status                pids and the REST /overview
 #   scripts/flink-cluster.sh kill-taskmanager N    kill -9 TaskManager N (fault injection)
 #   scripts/flink-cluster.sh start-taskmanager N   start (or replace) TaskManager N and wait until it registered
@@ -240,6 +240,9 @@ cmd_stop() {
     name="$(basename "$pid_path" .pid)"
     stop_process "$name"
   done
+  # The processes' scratch (each job's 78 MB jar per TaskManager, shuffle files, the RPC jar):
+  # nothing there outlives the cluster, and a killed TaskManager never cleans its own. Logs stay.
+  rm -rf "$STATE_DIR/tmp"
 }
 
 cmd_kill_taskmanager() {
