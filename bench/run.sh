@@ -72,6 +72,8 @@ set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${BENCH_DIR:-/tmp/loadprof-bench}"
 mkdir -p "$work"
+# The inputs stay for the next run (making the big ones takes minutes); say how much they hold.
+trap 'echo "bench: $(du -sh "$work" 2>/dev/null | cut -f1) kept in $work for the next run; rm -rf $work frees it" >&2' EXIT
 cd "$home"
 
 classpath() {
