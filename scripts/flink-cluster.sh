@@ -93,7 +93,7 @@ launch() {
   if [[ -s "$(log_file "$name")" ]]; then mv -f "$(log_file "$name")" "$(log_file "$name").previous"; fi
   # shellcheck disable=SC2086  # JVM_OPTS, jvm_params and dynamic_props are intentionally word-split
   nohup java $JVM_OPTS $jvm_params \
-    -Dlog.file="$(log_file "$name")" \
+    -Dlog.file="$(log_file "$name")" -Djava.io.tmpdir="$tmp_dir" \
     -Dorg.slf4j.simpleLogger.showDateTime=true \
     -Dorg.slf4j.simpleLogger.dateTimeFormat="yyyy-MM-dd HH:mm:ss,SSS" \
     -cp "$CLASSPATH" "$main_class" --configDir "$CONF_DIR" \
@@ -162,7 +162,27 @@ start_taskmanager_process() {
   fi
   # A unique resource id lets start-taskmanager see exactly this process register.
   TM_RESOURCE_ID="loadprof-tm$n-$(date +%s%N)"
-  launch "$name" "$TM_CLASS" "$TM_JVM_PARAMS" "$TM_DYNAMIC_PROPS" -D "taskmanager.resource-id=$TM_RESOURCE_ID"
+  launch "$name" "$TM_CLASS" "$TM_JVM_PARAMS" "$TM_DYNAMIC_PROPS" -D "taskmanager.resource-id=$TM_RESOURCE_ID" \
+    -D "taskmanager.rpc.port=$(fresh_rpc_port)"
+}
+
+# An RPC port no TaskManager of this cluster has had: a replacement on its killed predecessor's
+# port met the JobManager's stale association to that address ("Discarding inbound message ...
+# in read-only association") and never registered (120 s lost in a CI run). Falls back to the
+# configured range once every port of it was used.
+fresh_rpc_port() {
+  local range first last port used="$STATE_DIR/used-rpc-ports"
+  range="$(conf_value taskmanager.rpc.port)"
+  first="${range%-*}" last="${range#*-}"
+  touch "$used"
+  for ((port = first; port <= last; port++)); do
+    grep -q -x "$port" "$used" && continue
+    port_in_use "$port" && continue
+    echo "$port" >>"$used"
+    echo "$port"
+    return 0
+  done
+  echo "$range"
 }
 
 prepare() {
@@ -186,6 +206,7 @@ cmd_start() {
     log "jobmanager already running (pid $jm_pid)"
   else
     port_in_use "$REST_PORT" && die "port $REST_PORT (rest.port) is already in use by another process"
+    rm -f "$STATE_DIR/used-rpc-ports" # a new JobManager has no stale associations
     local params
     params="$(memory_params GET_JM_RESOURCE_PARAMS)"
     launch jobmanager "$JM_CLASS" "$(sed -n 1p <<<"$params")" "$(sed -n 2p <<<"$params")"
@@ -242,7 +263,7 @@ cmd_stop() {
   done
   # The processes' scratch (each job's 78 MB jar per TaskManager, shuffle files, the RPC jar):
   # nothing there outlives the cluster, and a killed TaskManager never cleans its own. Logs stay.
-  rm -rf "$STATE_DIR/tmp"
+  rm -rf "$STATE_DIR/tmp" "$STATE_DIR/used-rpc-ports"
 }
 
 cmd_kill_taskmanager() {
