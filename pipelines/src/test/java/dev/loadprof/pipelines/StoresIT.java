@@ -170,9 +170,11 @@ class StoresIT {
       throws Exception {
     String archive = base(store, "killed");
     Path log = tmp.resolve(store + "-killed.log");
+    // A halted JVM removes none of its temp files: they go to the test's own dir.
+    Path temp = Files.createDirectories(tmp.resolve(store + "-killed-temp"));
     Process killed = CliProcess.start(env(store),
-        List.of("-Dloadprof.test.haltBeforeManifest=phases"), log, "archive", "--out", archive,
-        phases);
+        List.of("-Dloadprof.test.haltBeforeManifest=phases", "-Djava.io.tmpdir=" + temp), log,
+        "archive", "--out", archive, phases);
     CliProcess.Result k = CliProcess.finish(killed, log);
     assertEquals(137, k.code(), k.output());
     List<String> debris = files(archive);

@@ -44,14 +44,16 @@ public final class Chromium implements AutoCloseable {
 
   public static Chromium launch(Path binary) throws IOException, InterruptedException {
     Path profile = Files.createTempDirectory("loadprof-chromium-");
-    Process p = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox",
+    ProcessBuilder builder = new ProcessBuilder(binary.toString(), "--headless", "--no-sandbox",
         "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--no-default-browser-check",
         "--disable-extensions", "--hide-scrollbars", "--mute-audio",
         "--user-data-dir=" + profile, "--remote-debugging-port=0", "about:blank")
         .redirectErrorStream(true)
-        .redirectOutput(profile.resolve("chromium.log").toFile())
-        .start();
+        .redirectOutput(profile.resolve("chromium.log").toFile());
+    // Its singleton socket's directory goes to TMPDIR, and stayed in /tmp after every stop.
+    builder.environment().put("TMPDIR", profile.toString());
+    Process p = builder.start();
     Path portFile = profile.resolve("DevToolsActivePort");
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!Files.exists(portFile) || Files.readAllLines(portFile).size() < 2) {
