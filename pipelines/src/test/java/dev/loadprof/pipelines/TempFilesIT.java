@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A run leaves its temp dir as it found it, on both runners and when stopped: embedded Flink
@@ -24,18 +26,11 @@ class TempFilesIT {
   @TempDir
   Path dir;
 
-  @Test
-  void embeddedFlinkLeavesNothing() throws Exception {
-    Path temp = Files.createDirectory(dir.resolve("temp"));
-    CliProcess.Result r = analyze(temp, "--runner", "flink");
-    assertEquals(0, r.code(), r.output());
-    assertEquals(List.of(), entries(temp));
-  }
-
-  @Test
-  void theDirectRunnerLeavesNothing() throws Exception {
-    Path temp = Files.createDirectory(dir.resolve("temp"));
-    CliProcess.Result r = analyze(temp, "--runner", "direct");
+  @ParameterizedTest
+  @ValueSource(strings = {"flink", "direct"})
+  void aFinishedRunLeavesNothing(String runner) throws Exception {
+    Path temp = Files.createDirectory(dir.resolve("temp-" + runner));
+    CliProcess.Result r = analyze(temp, "--runner", runner);
     assertEquals(0, r.code(), r.output());
     assertEquals(List.of(), entries(temp));
   }
