@@ -425,7 +425,9 @@ public final class BlockBuilder implements TraceEventSink {
   }
 
   private CpuState emit(OpenBlock open, boolean tail, long runEnd) {
-    freezeSampleInterval();
+    if (!interval.isFrozen() && interval.canTell(info.periodIsNanoseconds)) {
+      interval.freeze();
+    }
     EventBlock block = open.toBlock(runId, windowNs);
     health.add(TraceHealth.DUPLICATE_SAMPLES, open.duplicateSamples);
     health.add(TraceHealth.DUPLICATE_SWITCHES, open.duplicateSwitches);
@@ -441,7 +443,7 @@ public final class BlockBuilder implements TraceEventSink {
     block.runStartNs = firstNs;
     block.runEndNs = tail ? runEnd : 0;
     block.cpuTail = tail;
-    block.sampleIntervalNs = interval.nanos();
+    block.sampleIntervalNs = interval.provisional();
     block.periodIsNanoseconds = info.periodIsNanoseconds;
     threads.resolveLateThreads(block);
     CpuState next = CpuTimeline.replay(block, false);
@@ -481,7 +483,7 @@ public final class BlockBuilder implements TraceEventSink {
     damage.outside(cpu, timeNs);
   }
 
-  /** Fixes the sample interval once, so that every block of the run uses the same one. */
+  /** Fixes the sample interval at the end of the run if the samples did not tell it before. */
   private void freezeSampleInterval() {
     if (interval.isFrozen()) {
       return;

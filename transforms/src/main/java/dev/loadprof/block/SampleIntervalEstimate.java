@@ -6,13 +6,20 @@ import java.util.Map;
 
 /**
  * The typical time between two samples of a running thread, estimated from the first samples of
- * a run and then fixed, so that every block of the run uses the same one. For events that count
- * nanoseconds it is the period; for others, the median gap between consecutive samples of a
+ * a run and then fixed, so that every later block of the run uses the same one. For events that
+ * count nanoseconds it is the period; for others, the median gap between consecutive samples of a
  * thread on one CPU.
+ *
+ * <p>It is fixed only once the samples can tell it ({@link #canTell}): a recording may begin with
+ * windows of switches and no sample (perf started before the program, a :u event on a quiet
+ * machine), and fixing a guess there once put the run's every repair off by 375 us. Blocks
+ * finished before then use {@link #provisional}.
  */
 final class SampleIntervalEstimate {
   /** Samples of this many threads/gaps are enough to estimate the sample interval. */
   private static final int SIZE = 1001;
+  /** Gaps between samples of other events that make a median worth fixing. */
+  private static final int ENOUGH_GAPS = 101;
   /** Used only when a non-time event's samples never come close enough to measure a gap. */
   static final long FALLBACK_NS = 1_000_000;
   /** Gaps longer than this are a thread that slept, not the sampling rate. */
@@ -59,6 +66,26 @@ final class SampleIntervalEstimate {
     }
   }
 
+  /**
+   * True once what was noted tells the interval: one period of an event that counts nanoseconds
+   * (its period is the interval), or enough gaps for a median of another event.
+   */
+  boolean canTell(boolean periodIsNanoseconds) {
+    return count >= (periodIsNanoseconds ? 1 : ENOUGH_GAPS);
+  }
+
+  /**
+   * The interval for a block finished before it is fixed: the median so far, or the fallback
+   * when nothing was noted (such a block has no sample of the run before it, so its repairs
+   * concern threads that ran without being sampled).
+   */
+  long provisional() {
+    if (frozenNs != 0) {
+      return frozenNs;
+    }
+    return count == 0 ? FALLBACK_NS : median();
+  }
+
   boolean isFrozen() {
     return frozenNs != 0;
   }
@@ -79,9 +106,13 @@ final class SampleIntervalEstimate {
       frozenNs = FALLBACK_NS;
       return false;
     }
+    frozenNs = median();
+    return true;
+  }
+
+  private long median() {
     long[] sorted = Arrays.copyOf(candidates, count);
     Arrays.sort(sorted);
-    frozenNs = Math.max(1, sorted[sorted.length / 2]);
-    return true;
+    return Math.max(1, sorted[sorted.length / 2]);
   }
 }
