@@ -103,7 +103,9 @@ class RecordIT {
     List<List<String>> runs = List.of(
         List.of(workloads.resolve("phases").toString(), "0.4"),
         List.of(mixed(), "40", "2"),
-        List.of(mixed(), "40", "4"));
+        List.of(mixed(), "40", "4"),
+        // Sleeping, a pipe, a condition variable, fsync, and more threads than CPUs.
+        List.of(workloads.resolve("stalls").toString(), "0.5"));
     List<String> failures = new ArrayList<>();
     for (List<String> workload : runs) {
       List<String> disagreements = comparePair(workload);
@@ -152,7 +154,8 @@ class RecordIT {
         "dev.loadprof.cli.LoadprofCli", "record", "--mode", "process", "--out",
         dir.resolve("proc").toString(), "--"));
     cmd.addAll(workload);
-    Process nobody = new ProcessBuilder(cmd).redirectErrorStream(true)
+    // In the pair's directory, where nobody may write (stalls writes the file it fsyncs there).
+    Process nobody = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(dir.resolve("nobody.log").toFile()).start();
     assertTrue(nobody.waitFor(10, TimeUnit.MINUTES));
     new ProcessBuilder("kill", "-INT", Long.toString(system.pid())).start().waitFor();
