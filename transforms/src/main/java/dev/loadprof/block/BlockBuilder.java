@@ -332,7 +332,7 @@ public final class BlockBuilder implements TraceEventSink {
   public RunInfo finish() {
     gate.finish();
     lanes.decide(Lanes.Kind.CPUS);
-    freezeSampleInterval();
+    info.warnings.addAll(interval.finish(sourceName, info.samplingEvent, info.periodIsNanoseconds));
     long runEnd = sawRecord ? lastNs : 0;
     info.cpuCount = lanes.cpuCount(openByCpu.size());
     info.lanes = lanes.byThread() ? "thread" : "cpu";
@@ -425,9 +425,6 @@ public final class BlockBuilder implements TraceEventSink {
   }
 
   private CpuState emit(OpenBlock open, boolean tail, long runEnd) {
-    if (!interval.isFrozen() && interval.canTell(info.periodIsNanoseconds)) {
-      interval.freeze();
-    }
     EventBlock block = open.toBlock(runId, windowNs);
     health.add(TraceHealth.DUPLICATE_SAMPLES, open.duplicateSamples);
     health.add(TraceHealth.DUPLICATE_SWITCHES, open.duplicateSwitches);
@@ -443,7 +440,7 @@ public final class BlockBuilder implements TraceEventSink {
     block.runStartNs = firstNs;
     block.runEndNs = tail ? runEnd : 0;
     block.cpuTail = tail;
-    block.sampleIntervalNs = interval.provisional();
+    block.sampleIntervalNs = interval.forBlock(block.samples.count, info.periodIsNanoseconds);
     block.periodIsNanoseconds = info.periodIsNanoseconds;
     threads.resolveLateThreads(block);
     CpuState next = CpuTimeline.replay(block, false);
@@ -481,16 +478,5 @@ public final class BlockBuilder implements TraceEventSink {
     health.increment(recordCounter);
     health.increment(outsideCounter);
     damage.outside(cpu, timeNs);
-  }
-
-  /** Fixes the sample interval at the end of the run if the samples did not tell it before. */
-  private void freezeSampleInterval() {
-    if (interval.isFrozen()) {
-      return;
-    }
-    if (!interval.freeze() && !info.periodIsNanoseconds) {
-      info.warnings.add(sourceName + ": could not measure the time between samples of "
-          + info.samplingEvent + "; assuming " + SampleIntervalEstimate.FALLBACK_NS + " ns.");
-    }
   }
 }

@@ -1,8 +1,11 @@
 package dev.loadprof.block;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The typical time between two samples of a running thread, estimated from the first samples of
@@ -29,6 +32,11 @@ final class SampleIntervalEstimate {
   private int count;
   private long frozenNs; // 0 until frozen
   private final Map<Long, Long> lastSampleOfCpuTid = new HashMap<>();
+  /**
+   * Samples of events not counted in ns that were weighted before the interval was fixed, by the
+   * provisional interval they got: said at the end if it was far from the run's.
+   */
+  private final Map<Long, Long> provisionallyWeighted = new TreeMap<>();
 
   /**
    * A sample's period can not be longer than the run so far ({@code spanNs}) plus a margin for
@@ -67,10 +75,52 @@ final class SampleIntervalEstimate {
   }
 
   /**
+   * The interval of a block finished now, with {@code samples} samples: fixed first if what was
+   * noted tells it by now, else {@link #provisional}.
+   */
+  long forBlock(int samples, boolean periodIsNanoseconds) {
+    if (frozenNs == 0 && canTell(periodIsNanoseconds)) {
+      freeze();
+    }
+    long ns = provisional();
+    if (frozenNs == 0 && !periodIsNanoseconds && samples > 0) {
+      provisionallyWeighted.merge(ns, (long) samples, Long::sum);
+    }
+    return ns;
+  }
+
+  /**
+   * Fixes the interval at the end of the run if the samples did not tell it before, and returns
+   * the warnings: nothing measured for an event not counted in ns, or samples weighted by a
+   * provisional interval more than 10 % from the run's.
+   */
+  List<String> finish(String sourceName, String event, boolean periodIsNanoseconds) {
+    List<String> warnings = new ArrayList<>();
+    if (frozenNs == 0 && !freeze() && !periodIsNanoseconds) {
+      warnings.add(sourceName + ": could not measure the time between samples of " + event
+          + "; assuming " + FALLBACK_NS + " ns.");
+    }
+    long off = 0;
+    for (Map.Entry<Long, Long> e : provisionallyWeighted.entrySet()) {
+      if (Math.abs(e.getKey() - frozenNs) * 10 > frozenNs) {
+        off += e.getValue();
+      }
+    }
+    if (off > 0) {
+      warnings.add(sourceName + ": " + off + " samples of " + event + " in the first windows"
+          + " count " + provisionallyWeighted.keySet() + " ns of CPU each, an interval measured"
+          + " before there were enough samples, against the run's " + frozenNs + " ns: their CPU"
+          + " and real time are off by that ratio (a longer --window measures it from more"
+          + " samples)");
+    }
+    return warnings;
+  }
+
+  /**
    * True once what was noted tells the interval: one period of an event that counts nanoseconds
    * (its period is the interval), or enough gaps for a median of another event.
    */
-  boolean canTell(boolean periodIsNanoseconds) {
+  private boolean canTell(boolean periodIsNanoseconds) {
     return count >= (periodIsNanoseconds ? 1 : ENOUGH_GAPS);
   }
 
@@ -79,15 +129,11 @@ final class SampleIntervalEstimate {
    * when nothing was noted (such a block has no sample of the run before it, so its repairs
    * concern threads that ran without being sampled).
    */
-  long provisional() {
+  private long provisional() {
     if (frozenNs != 0) {
       return frozenNs;
     }
     return count == 0 ? FALLBACK_NS : median();
-  }
-
-  boolean isFrozen() {
-    return frozenNs != 0;
   }
 
   /** The fixed interval; 0 before {@link #freeze}. */
@@ -100,7 +146,7 @@ final class SampleIntervalEstimate {
    *
    * @return false when nothing could be measured and the fallback is used
    */
-  boolean freeze() {
+  private boolean freeze() {
     lastSampleOfCpuTid.clear();
     if (count == 0) {
       frozenNs = FALLBACK_NS;

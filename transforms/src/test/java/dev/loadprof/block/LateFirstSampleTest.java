@@ -51,6 +51,7 @@ class LateFirstSampleTest {
     RunInfo info = b.finish();
 
     assertEquals(250_000, info.sampleIntervalNs);
+    assertEquals(List.of(), info.warnings.stream().filter(w -> w.contains("interval")).toList());
     EventBlock programs = blocks.stream()
         .filter(k -> k.cpu == 1 && k.samples.count > 0).findFirst().orElseThrow();
     assertEquals(250_000, programs.sampleIntervalNs);
@@ -61,6 +62,10 @@ class LateFirstSampleTest {
     assertEquals(1602 * MS + 100 * US, programs.intervals.end[i]);
   }
 
+  /**
+   * Events not counted in ns weigh each sample by the interval: one fixed from 3 gaps of a thread
+   * that ran briefly weighed the run's every sample 8 times too much.
+   */
   @Test
   void cyclesWaitForEnoughGapsBeforeTheIntervalIsFixed() {
     List<EventBlock> blocks = new ArrayList<>();
@@ -75,6 +80,12 @@ class LateFirstSampleTest {
     RunInfo info = b.finish();
 
     assertEquals(250_000, info.sampleIntervalNs);
+    // The first window's 4 samples were weighted before that: said, with the two intervals.
+    assertEquals(List.of("t.txt: 4 samples of cycles in the first windows count [2000000] ns of"
+        + " CPU each, an interval measured before there were enough samples, against the run's"
+        + " 250000 ns: their CPU and real time are off by that ratio (a longer --window measures"
+        + " it from more samples)"),
+        info.warnings.stream().filter(w -> w.contains("interval")).toList());
   }
 
   private static int indexOfTid(EventBlock block, int tid) {
