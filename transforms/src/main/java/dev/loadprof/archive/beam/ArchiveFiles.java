@@ -12,8 +12,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.file.DataFileStream;
@@ -65,13 +69,23 @@ public final class ArchiveFiles {
    * not depend on the order a decoder fills them in.
    */
   static String checksum(RunManifestRecord manifest) throws IOException {
-    RunManifestRecord c = RunManifestRecord.newBuilder(manifest).build();
-    c.setProcessNames(new TreeMap<>(manifest.getProcessNames()));
-    c.setHealth(new TreeMap<>(manifest.getHealth()));
-    c.setBuildIds(new TreeMap<>(manifest.getBuildIds()));
+    return checksum(manifest, RunManifestRecord.getClassSchema());
+  }
+
+  /**
+   * The same in the schema the manifest was written with: a manifest of an older schema, read
+   * with a field added since (filled with its default), must check as it was written, or every
+   * archive would read as damaged after the schema grew.
+   */
+  static String checksum(RunManifestRecord manifest, Schema writtenWith) throws IOException {
+    GenericData.Record c = new GenericData.Record(writtenWith);
+    for (Schema.Field f : writtenWith.getFields()) {
+      Object value = manifest.get(f.name());
+      c.put(f.pos(), value instanceof Map<?, ?> map ? new TreeMap<>(map) : value);
+    }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
-    new SpecificDatumWriter<>(RunManifestRecord.class).write(c, encoder);
+    new SpecificDatumWriter<GenericRecord>(writtenWith).write(c, encoder);
     encoder.flush();
     return IndexEntry.sha256Hex(bytes.toByteArray());
   }
@@ -103,7 +117,7 @@ public final class ArchiveFiles {
         throw ArchiveCorruptException.ofRun(archive, runId, null, name,
             "the manifest has lost its checksum (damaged)", null);
       }
-      if (stated != null && !stated.equals(checksum(manifest))) {
+      if (stated != null && !stated.equals(checksum(manifest, records.getSchema()))) {
         throw ArchiveCorruptException.ofRun(archive, runId, null, name,
             "checksum mismatch: the manifest is damaged", null);
       }
