@@ -163,7 +163,8 @@ final class ArchiveCommand implements JobCommand {
           repairs.add(runId);
           todo.add(file);
         }
-        default -> todo.add(file); // new, or the same trace with another window or event
+        default -> todo.add(file); // new, the same trace with another window or event, or
+                                   // its blocks built by an older loadprof
       }
     }
     return todo;

@@ -1,5 +1,6 @@
 package dev.loadprof.archive;
 
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.block.UnusablePolicy;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
@@ -163,6 +164,7 @@ public final class ArchiveConversions {
         .setWindowNs(storage.windowNs())
         .setProcessNames(names)
         .setBuildIds(new HashMap<>(run.buildIds))
+        .setBlocksVersion(BlockBuilder.BLOCKS_VERSION)
         .setHealth(new HashMap<>(run.health.counters()))
         .setMalformedExamples(new ArrayList<>(run.health.malformedExamples()))
         .setWarnings(new ArrayList<>(run.warnings))
@@ -173,7 +175,10 @@ public final class ArchiveConversions {
         .build();
   }
 
-  /** The RunInfo a manifest stands for, exactly as the parser produced it. */
+  /**
+   * The RunInfo a manifest stands for, exactly as the parser produced it, and what may be off if
+   * an older loadprof built its blocks.
+   */
   public static RunInfo fromManifest(RunManifestRecord m) {
     if (m.getFormatVersion() < OLDEST_READABLE_FORMAT || m.getFormatVersion() > FORMAT_VERSION) {
       throw new IllegalArgumentException("archive format version " + m.getFormatVersion()
@@ -199,6 +204,7 @@ public final class ArchiveConversions {
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);
     run.warnings.addAll(m.getWarnings());
+    run.warnings.addAll(ArchiveRules.olderBlocksWarnings(m));
     // Not stored: a per-thread run says so in its health (thread_lanes); every other is per CPU.
     run.lanes = run.health.get(TraceHealth.THREAD_LANES) > 0 ? "thread" : "cpu";
     // Not stored: the verdict follows from the facts above, the same way as when parsing.

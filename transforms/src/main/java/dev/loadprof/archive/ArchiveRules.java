@@ -1,6 +1,9 @@
 package dev.loadprof.archive;
 
+import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.schemas.RunManifestRecord;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,7 +20,10 @@ public final class ArchiveRules {
     ADD,
     /** The same content, window and event, intact: nothing to do. */
     UNCHANGED,
-    /** The same content, another window or event: archive it again over the old run. */
+    /**
+     * The same content, another window or event, or blocks built by an older loadprof: archive it
+     * again over the old run.
+     */
     REPLACE,
     /** The archived run is damaged (unreadable manifest, missing or damaged block files). */
     REPAIR,
@@ -51,7 +57,26 @@ public final class ArchiveRules {
       return Decision.ADD;
     }
     return m.getWindowNs() == windowNs && Objects.equals(m.getRequestedEvent(), requestedEvent)
+        && m.getBlocksVersion() >= BlockBuilder.BLOCKS_VERSION
         ? Decision.UNCHANGED : Decision.REPLACE;
+  }
+
+  /**
+   * What may be off in a run whose blocks an older loadprof built, for each fix since, where the
+   * manifest shows the run may be affected; empty for a current run.
+   */
+  public static List<String> olderBlocksWarnings(RunManifestRecord m) {
+    List<String> warnings = new ArrayList<>();
+    // Version 1: the sample interval waits for the samples. Before, a run whose first window had
+    // no sample got 1 ms for an event counted in ns, and another event a median of the few gaps
+    // of its first window.
+    if (m.getBlocksVersion() < 1 && (!m.getPeriodIsNs() || m.getSampleIntervalNs() == 1_000_000)) {
+      warnings.add(m.getSource() + ": archived by a loadprof older than 2026-11-27, which may"
+          + " have fixed the sample interval (" + m.getSampleIntervalNs() + " ns) before the"
+          + " run's samples told it; repaired switch-ins then start too early and the higher"
+          + " loads read too much (4 points seen). Archive its trace again to rebuild it.");
+    }
+    return warnings;
   }
 
   /** The message for two different traces with one run id. */

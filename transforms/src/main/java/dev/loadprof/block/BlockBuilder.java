@@ -49,6 +49,13 @@ public final class BlockBuilder implements TraceEventSink {
   private long firstNs = Long.MAX_VALUE;
   private long lastNs = Long.MIN_VALUE;
 
+  /**
+   * How blocks are built from a trace, raised when a fix changes the blocks of the same trace, so
+   * that an archive rebuilds runs of an older version (ArchiveRules). 1 (2026-11-27): the sample
+   * interval is fixed only once the samples tell it.
+   */
+  public static final int BLOCKS_VERSION = 1;
+
   /** A running thread is carried through at most this many windows (or FAR_NS) without a record. */
   static final int MAX_CARRY_WINDOWS = 16;
 

@@ -102,6 +102,7 @@ class ArchiveConversionsTest {
         new SpecificDatumReader<>(RunManifestRecord.class))) {
       read = r.next();
     }
+    assertEquals(BlockBuilder.BLOCKS_VERSION, read.getBlocksVersion());
     RunInfo back = ArchiveConversions.fromManifest(read);
     assertEquals(run, back);
     assertEquals(run.health.counters().toString(), back.health.counters().toString());

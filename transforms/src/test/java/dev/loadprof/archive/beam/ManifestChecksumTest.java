@@ -50,23 +50,22 @@ class ManifestChecksumTest {
   }
 
   /**
-   * A manifest written by a loadprof whose schema lacked the last field (build_ids here, as a
-   * field added after it will be) reads, fills the field with its default, and checks. Before,
-   * the reader took the checksum in its own schema and called such an archive damaged.
+   * A manifest written before blocks_version existed (every archive of 2026-11-27 and before)
+   * reads, as version 0, and checks. Before, the reader took the checksum in its own schema and
+   * called such an archive damaged.
    */
   @Test
   void aManifestOfAnOlderSchemaStillChecks() throws IOException {
     Schema current = RunManifestRecord.getClassSchema();
     List<Schema.Field> fields = new ArrayList<>();
     for (Schema.Field f : current.getFields()) {
-      if (!f.name().equals("build_ids")) {
+      if (!f.name().equals("blocks_version")) {
         fields.add(new Schema.Field(f, f.schema()));
       }
     }
     Schema older = Schema.createRecord(current.getName(), current.getDoc(),
         current.getNamespace(), false, fields);
     RunManifestRecord m = manifest();
-    m.setBuildIds(new HashMap<>());
     GenericData.Record written = new GenericData.Record(older);
     for (Schema.Field f : older.getFields()) {
       written.put(f.pos(), m.get(f.name()));
@@ -81,7 +80,8 @@ class ManifestChecksumTest {
     RunManifestRecord read = ArchiveFiles.readManifest(
         FileSystems.matchNewResource(file.toString(), false));
     assertEquals(m.getProcessNames(), read.getProcessNames());
-    assertEquals(Map.of(), read.getBuildIds());
+    assertEquals(m.getBuildIds(), read.getBuildIds());
+    assertEquals(0, read.getBlocksVersion());
   }
 
   private static RunManifestRecord manifest() {
@@ -106,6 +106,7 @@ class ManifestChecksumTest {
         .setMalformedExamples(List.of("t.txt:3: bad")).setWarnings(List.of("a warning"))
         .setBlockCount(8).setBlockFiles(List.of(new BlockFileRecord("blocks/mixed/j-0.avro", 12L)))
         .setNight("2026-11-27").setJobId("job1").setBuildIds(buildIds)
+        .setBlocksVersion(1)
         .build();
   }
 }
