@@ -117,7 +117,7 @@ public final class ArchiveConversions {
       times.add(t);
     }
     return new CpuStateRecord(CpuStateKind.valueOf(s.kind.name()), s.tid, s.pid, s.sinceNs,
-        s.lastEvidenceNs, tids, times);
+        s.lastEvidenceNs, tids, times, s.lastTickNs);
   }
 
   private static CpuState fromRecord(CpuStateRecord r) {
@@ -127,6 +127,7 @@ public final class ArchiveConversions {
     s.pid = r.getPid();
     s.sinceNs = r.getSinceNs();
     s.lastEvidenceNs = r.getLastEvidenceNs();
+    s.lastTickNs = r.getLastTickNs();
     s.wakeTids = r.getWakeTids().stream().mapToInt(Integer::intValue).toArray();
     s.wakeTimes = r.getWakeTimes().stream().mapToLong(Long::longValue).toArray();
     if (s.wakeTids.length != s.wakeTimes.length) {

@@ -20,7 +20,7 @@ import org.apache.beam.sdk.coders.CoderException;
  */
 public final class EventBlockCoder extends AtomicCoder<EventBlock> {
   private static final EventBlockCoder INSTANCE = new EventBlockCoder();
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
   public static EventBlockCoder of() {
     return INSTANCE;
@@ -40,6 +40,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     out.writeBoolean(b.cpuTail);
     out.writeLong(b.sampleIntervalNs);
     out.writeBoolean(b.periodIsNanoseconds);
+    out.writeBoolean(b.threadLane);
     encodeState(b.carryIn, out);
 
     b.samples.write(out, b.windowStartNs);
@@ -80,6 +81,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     b.cpuTail = in.readBoolean();
     b.sampleIntervalNs = in.readLong();
     b.periodIsNanoseconds = in.readBoolean();
+    b.threadLane = in.readBoolean();
     b.carryIn = decodeState(in);
 
     b.samples.read(in, b.windowStartNs);
@@ -106,6 +108,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     out.writeInt(s.pid);
     out.writeLong(s.sinceNs);
     out.writeLong(s.lastEvidenceNs);
+    out.writeLong(s.lastTickNs);
     out.writeInt(s.wakeTids.length);
     out.writeInts(s.wakeTids, s.wakeTids.length);
     out.writeLongs(s.wakeTimes, s.wakeTimes.length);
@@ -118,6 +121,7 @@ public final class EventBlockCoder extends AtomicCoder<EventBlock> {
     s.pid = in.readInt();
     s.sinceNs = in.readLong();
     s.lastEvidenceNs = in.readLong();
+    s.lastTickNs = in.readLong();
     int n = in.readInt();
     s.wakeTids = in.readInts(n);
     s.wakeTimes = in.readLongs(n);

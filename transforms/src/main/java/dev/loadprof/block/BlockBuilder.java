@@ -52,9 +52,10 @@ public final class BlockBuilder implements TraceEventSink {
   /**
    * How blocks are built from a trace, raised when a fix changes the blocks of the same trace, so
    * that an archive rebuilds runs of an older version (ArchiveRules). 1 (2026-11-27): the sample
-   * interval is fixed only once the samples tell it.
+   * interval is fixed only once the samples tell it. 2 (2026-11-27): each CPU's carried state
+   * keeps its last sample, which dates runs never sampled (CpuTimeline).
    */
-  public static final int BLOCKS_VERSION = 1;
+  public static final int BLOCKS_VERSION = 2;
 
   /** A running thread is carried through at most this many windows (or FAR_NS) without a record. */
   static final int MAX_CARRY_WINDOWS = 16;
@@ -449,6 +450,7 @@ public final class BlockBuilder implements TraceEventSink {
     block.cpuTail = tail;
     block.sampleIntervalNs = interval.forBlock(block.samples.count, info.periodIsNanoseconds);
     block.periodIsNanoseconds = info.periodIsNanoseconds;
+    block.threadLane = lanes.byThread();
     threads.resolveLateThreads(block);
     CpuState next = CpuTimeline.replay(block, false);
     out.accept(block);

@@ -25,6 +25,11 @@ public final class CpuState implements Serializable {
   public long sinceNs;
   /** RUNNING: the latest sample of the thread in this stint (sinceNs if none). */
   public long lastEvidenceNs;
+  /**
+   * The latest sample on this CPU of any thread, the idle task too (Long.MIN_VALUE if none yet):
+   * with one sampling timer per CPU it dates the timer's ticks (see CpuTimeline).
+   */
+  public long lastTickNs = Long.MIN_VALUE;
   /** IDLE/UNKNOWN: wakeups targeted at this CPU since it went idle (tid, time), most recent last. */
   public int[] wakeTids = new int[0];
   public long[] wakeTimes = new long[0];
@@ -36,6 +41,7 @@ public final class CpuState implements Serializable {
     c.pid = pid;
     c.sinceNs = sinceNs;
     c.lastEvidenceNs = lastEvidenceNs;
+    c.lastTickNs = lastTickNs;
     c.wakeTids = wakeTids.clone();
     c.wakeTimes = wakeTimes.clone();
     return c;
@@ -44,7 +50,7 @@ public final class CpuState implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof CpuState s && kind == s.kind && tid == s.tid && pid == s.pid
-        && sinceNs == s.sinceNs && lastEvidenceNs == s.lastEvidenceNs
+        && sinceNs == s.sinceNs && lastEvidenceNs == s.lastEvidenceNs && lastTickNs == s.lastTickNs
         && Arrays.equals(wakeTids, s.wakeTids) && Arrays.equals(wakeTimes, s.wakeTimes);
   }
 

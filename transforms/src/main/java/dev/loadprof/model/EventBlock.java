@@ -31,6 +31,11 @@ public final class EventBlock implements Serializable {
   public long sampleIntervalNs;
   /** True when sample periods are CPU nanoseconds; else each sample stands for sampleIntervalNs. */
   public boolean periodIsNanoseconds = true;
+  /**
+   * True when {@link #cpu} is a thread id (a per-process recording's context-switch records):
+   * its samples then come from that thread's own timer, not from one timer per CPU.
+   */
+  public boolean threadLane;
 
   public CpuState carryIn = new CpuState();
 
@@ -69,6 +74,7 @@ public final class EventBlock implements Serializable {
     b.cpuTail = cpuTail;
     b.sampleIntervalNs = sampleIntervalNs;
     b.periodIsNanoseconds = periodIsNanoseconds;
+    b.threadLane = threadLane;
     b.carryIn = carryIn;
     b.samples = samples;
     b.switches = switches;
@@ -95,7 +101,8 @@ public final class EventBlock implements Serializable {
         && window == b.window && windowStartNs == b.windowStartNs
         && windowEndNs == b.windowEndNs && runStartNs == b.runStartNs && runEndNs == b.runEndNs
         && cpuTail == b.cpuTail && sampleIntervalNs == b.sampleIntervalNs
-        && periodIsNanoseconds == b.periodIsNanoseconds && carryIn.equals(b.carryIn)
+        && periodIsNanoseconds == b.periodIsNanoseconds && threadLane == b.threadLane
+        && carryIn.equals(b.carryIn)
         && samples.equals(b.samples) && switches.equals(b.switches)
         && wakeups.equals(b.wakeups) && stackTable.equals(b.stackTable)
         && Objects.equals(intervals, b.intervals) && Arrays.equals(sampleFlags, b.sampleFlags)

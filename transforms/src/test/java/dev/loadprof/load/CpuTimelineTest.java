@@ -3,6 +3,7 @@ package dev.loadprof.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.TraceHealth;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +108,60 @@ class CpuTimelineTest {
         .sw(1_000, 1, PID, 12, 0)
         .finish();
     assertEquals(List.of("11@0-100", "12@875-1000"), c.intervals(1));
+  }
+
+  @Test
+  void neverSampledThreadStartsMidwayBetweenItsCpusLastTickAndItsSwitchOut() {
+    // CPU 1's timer ticks at 10, 260, 510, 760 (the samples of 11 date them); 12 was switched in
+    // without a record and out at 800 unsampled: it started after the tick at 760.
+    TimelineCase c = neverSampledAfterTicks(1_000_000, 500, 800).finish();
+    assertEquals(List.of("11@0-500", "12@780-800"), c.intervals(1));
+  }
+
+  @Test
+  void neverSampledThreadStartsNoEarlierThanTheCpuWentIdle() {
+    TimelineCase c = neverSampledAfterTicks(1_000_000, 780, 800).finish();
+    assertEquals(List.of("11@0-780", "12@790-800"), c.intervals(1));
+  }
+
+  @Test
+  void aTickTooCloseToTheSwitchOutToTellCountsAsAfterIt() {
+    // 770 is 10 us after the tick at 760, within the ticks' jitter: the tick before is 510.
+    TimelineCase c = neverSampledAfterTicks(1_000_000, 500, 770).finish();
+    assertEquals(List.of("11@0-500", "12@640-770"), c.intervals(1));
+  }
+
+  @Test
+  void theCpusLastTickIsCarriedIntoTheNextWindow() {
+    // 1 ms windows: the last sample is in window 0, the switch-out at 1300 in window 1.
+    TimelineCase c = neverSampledAfterTicks(1_000, 500, 1_300).finish();
+    assertEquals(List.of("11@0-500", "12@1280-1300"), c.intervals(1));
+  }
+
+  @Test
+  void withoutOneTimerPerCpuANeverSampledThreadRanHalfAnInterval() {
+    // A per-thread lane's samples come from that thread's own timer, and a non-time event's
+    // samples are not periodic in time: neither dates the CPU's ticks.
+    TimelineCase c = neverSampledAfterTicks(1_000_000, 500, 800).finish();
+    EventBlock b = c.blocks.stream().filter(x -> x.cpu == 1).findFirst().orElseThrow();
+    b.threadLane = true;
+    CpuTimeline.replay(b, true);
+    assertEquals(List.of("11@0-500", "12@675-800"), c.intervals(1));
+    b.threadLane = false;
+    b.periodIsNanoseconds = false;
+    CpuTimeline.replay(b, true);
+    assertEquals(List.of("11@0-500", "12@675-800"), c.intervals(1));
+  }
+
+  /** 11 runs on CPU 1 from 0, sampled at 10 and 260, idle at idleUs; 12 switched out at outUs. */
+  private static TimelineCase neverSampledAfterTicks(long windowUs, long idleUs, long outUs) {
+    return new TimelineCase(windowUs).thread(PID, 11).thread(PID, 12)
+        .sw(0, 1, 0, 0, 11)
+        .sample(10, 1, PID, 11)
+        .sample(260, 1, PID, 11)
+        .sw(idleUs, 1, PID, 11, 0)
+        .sw(outUs, 1, PID, 12, 0)
+        .sw(outUs + 500, 0, 0, 0, 0); // the trace goes on elsewhere
   }
 
   @Test

@@ -161,6 +161,7 @@ public final class ArchiveFiles {
         reuse = records.next(reuse);
         checkAgainstManifest(ref, reuse);
         EventBlock block = ArchiveConversions.fromRecord(reuse);
+        block.threadLane = ref.threadLanes(); // not stored per block: the manifest says it
         try {
           out.accept(block);
         } catch (RuntimeException e) {
