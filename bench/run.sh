@@ -67,6 +67,10 @@
 #                              before: the 2 GB synthetic trace gzipped (gzip's default level)
 #                              against zcat | wc -l, and the 2.2 GB one with switch records
 #                              against cat | wc -l; interleaved rounds, ratios within a round
+#   bench/run.sh pairs [N] [BEFORE]  how close the interval repairs come: N executions each
+#                              recorded per process and system-wide at once, the system-wide
+#                              load shares of this tree and of BEFORE against the exact per-process
+#                              ones (root, perf, cc, user nobody); see repair-pairs.sh
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -1113,6 +1117,7 @@ case "${1:-}" in
   native) shift; native_reader "$@" ;;
   e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
   files) shift; exec bash "$home/bench/perfdata-e2e.sh" --files "$@" ;;
+  pairs) shift; exec bash "$home/bench/repair-pairs.sh" "$@" ;;
   archive-sizes) archive_sizes ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
