@@ -26,7 +26,7 @@ import java.util.Arrays;
  * the switch-out was: the thread started after that tick, and is taken to start midway between
  * it and the switch-out. Crediting it half an interval instead, as when the phase is unknown,
  * made such runs (mostly a few microseconds long) about 100 us too long on average on the
- * project's VMs; the tick halves that (README, "How close the repairs come").
+ * project's VMs; the tick halves that (bench/RESULTS.md, section 27).
  *
  * <p>The same replay computes a block's carry-out state (when blocks are built) and its intervals
  * (when they are used), so the two can never disagree.
