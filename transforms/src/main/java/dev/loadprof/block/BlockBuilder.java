@@ -213,6 +213,7 @@ public final class BlockBuilder implements TraceEventSink {
       String prevComm, String prevState, int nextTid, String nextComm, Frame[] prevStack) {
     if (lanes.byThread()) {
       ignored("sched:sched_switch (context-switch records give the loads)");
+      health.increment(TraceHealth.PER_THREAD_SCHED_SWITCHES);
       return;
     }
     if (gate.passes(sawRecord, lastNs, timeNs) || !outsideRun(timeNs, cpu,

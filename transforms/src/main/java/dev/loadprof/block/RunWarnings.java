@@ -18,7 +18,7 @@ final class RunWarnings {
   static void add(RunInfo info, String sourceName, boolean plainLayout, boolean threadLanes,
       boolean fromPerfData) {
     TraceHealth health = info.health;
-    if (threadLanes) {
+    if (threadLanes && health.get(TraceHealth.SWITCH_RECORDS) > 0) {
       info.warnings.add(sourceName + ": loads come from per-thread context-switch records (a"
           + " per-process recording): only the recorded program's threads are seen, and a :u"
           + " sampling event shows no kernel frames. Record system-wide as root for both.");

@@ -34,6 +34,15 @@ public final class UnusablePolicy {
           + info.health.get(TraceHealth.MALFORMED_LINES) + " unreadable lines). Is this perf"
           + " script output? Make one with: " + RECORD;
     }
+    long ofAProcess = info.health.get(TraceHealth.PER_THREAD_SCHED_SWITCHES);
+    if (info.health.get(TraceHealth.SWITCH_RECORDS) == 0 && ofAProcess > 0) {
+      // perf record -e sched:sched_switch -- CMD, without -a: each record is a switch-out of one
+      // of the program's threads (seen on perf 6.1); when they started is never recorded.
+      return info.source + ": recorded per process (perf record without -a: its samples have no"
+          + " CPU), so its " + ofAProcess + " sched:sched_switch records are only the program's"
+          + " own switch-outs, never when its threads start, and loads cannot be known. Record"
+          + " with: " + RECORD + "; or without root: loadprof record -- CMD";
+    }
     if (info.health.get(TraceHealth.SWITCH_RECORDS) == 0) {
       return info.source + ": no sched:sched_switch records, so loads cannot be known. Record"
           + " with: " + RECORD;

@@ -54,6 +54,11 @@ public final class TraceHealth implements Serializable {
   public static final String THREADS_IN_AT_END = "threads_in_at_trace_end";
   /** 1 when the blocks are per thread (per-process recordings), not per CPU; else absent. */
   public static final String THREAD_LANES = "thread_lanes";
+  /**
+   * sched:sched_switch records of a run whose samples have no CPU (a per-process recording): per
+   * thread they are only its own switch-outs, so they are ignored (and in ignored_records).
+   */
+  public static final String PER_THREAD_SCHED_SWITCHES = "sched_switch_records_of_a_process";
   // Damaged input; these appear in summary.json only when a trace has them.
   public static final String DUPLICATE_SAMPLES = "duplicate_samples";
   public static final String DUPLICATE_SWITCHES = "duplicate_switches";

@@ -38,6 +38,32 @@ class UnusablePolicyTest {
     assertEquals(UnusablePolicy.WARNING_PREFIX + run.unusableReason, run.warnings.get(0));
   }
 
+  /**
+   * perf record -e cpu-clock -e sched:sched_switch -- CMD, without -a: the samples have no CPU
+   * (the tracepoint's records have one) and each switch record is one of the program's own
+   * switch-outs. The verdict says so, not
+   * "no sched_switch records", and no warning claims that loads came from switch records.
+   */
+  @Test
+  void aPerProcessRecordingOfTheTracepointSaysWhyItsSwitchesCannotGiveLoads() throws IOException {
+    RunInfo run = read("app    10/11     1.000000000:     250000 cpu-clock: \n"
+        + "\t            12f0 work (/bin/app)\n\n"
+        + "app    10/11 [000]     1.000100000:          1 sched:sched_switch: prev_comm=app"
+        + " prev_pid=11"
+        + " prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n\n"
+        + "app    10/11     1.000400000:     250000 cpu-clock: \n"
+        + "\t            12f0 work (/bin/app)\n\n");
+    assertTrue(run.isUnusable());
+    assertTrue(run.unusableReason.startsWith("garbage: recorded per process (perf record without"
+        + " -a: its samples have no CPU), so its 1 sched:sched_switch records are only the"
+        + " program's own switch-outs"), run.unusableReason);
+    assertTrue(run.unusableReason.contains("perf record -k mono -a -g"), run.unusableReason);
+    assertTrue(run.unusableReason.endsWith("or without root: loadprof record -- CMD"),
+        run.unusableReason);
+    assertFalse(run.warnings.stream().anyMatch(w -> w.contains("context-switch records")),
+        run.warnings.toString());
+  }
+
   @Test
   void aTraceWithSwitchesAndSamplesIsUsable() throws IOException {
     RunInfo run = read("swapper     0/0     [000]     1.000000000:          1"
