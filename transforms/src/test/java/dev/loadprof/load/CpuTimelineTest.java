@@ -8,6 +8,8 @@ import dev.loadprof.model.TraceHealth;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * One test per edge case of building run intervals from a real trace's switch chain. Each case
@@ -110,32 +112,22 @@ class CpuTimelineTest {
     assertEquals(List.of("11@0-100", "12@875-1000"), c.intervals(1));
   }
 
-  @Test
-  void neverSampledThreadStartsMidwayBetweenItsCpusLastTickAndItsSwitchOut() {
-    // CPU 1's timer ticks at 10, 260, 510, 760 (the samples of 11 date them); 12 was switched in
-    // without a record and out at 800 unsampled: it started after the tick at 760.
-    TimelineCase c = neverSampledAfterTicks(1_000_000, 500, 800).finish();
-    assertEquals(List.of("11@0-500", "12@780-800"), c.intervals(1));
-  }
-
-  @Test
-  void neverSampledThreadStartsNoEarlierThanTheCpuWentIdle() {
-    TimelineCase c = neverSampledAfterTicks(1_000_000, 780, 800).finish();
-    assertEquals(List.of("11@0-780", "12@790-800"), c.intervals(1));
-  }
-
-  @Test
-  void aTickTooCloseToTheSwitchOutToTellCountsAsAfterIt() {
-    // 770 is 10 us after the tick at 760, within the ticks' jitter: the tick before is 510.
-    TimelineCase c = neverSampledAfterTicks(1_000_000, 500, 770).finish();
-    assertEquals(List.of("11@0-500", "12@640-770"), c.intervals(1));
-  }
-
-  @Test
-  void theCpusLastTickIsCarriedIntoTheNextWindow() {
-    // 1 ms windows: the last sample is in window 0, the switch-out at 1300 in window 1.
-    TimelineCase c = neverSampledAfterTicks(1_000, 500, 1_300).finish();
-    assertEquals(List.of("11@0-500", "12@1280-1300"), c.intervals(1));
+  /**
+   * 12 was switched in without a record and out unsampled: it starts midway between its CPU's
+   * last tick and its switch-out. CPU 1's timer ticks at 10, 260, 510, 760, 1010, 1260 (the
+   * samples of 11 date them).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      after the tick at 760                             | 1000000 | 500 | 800  | 11@0-500 | 12@780-800
+      not before the CPU went idle at 780               | 1000000 | 780 | 800  | 11@0-780 | 12@790-800
+      760 is within the jitter of 770: after 510        | 1000000 | 500 | 770  | 11@0-500 | 12@640-770
+      the tick carried from window 0 into window 1      | 1000    | 500 | 1300 | 11@0-500 | 12@1280-1300
+      """)
+  void neverSampledThreadStartsMidwayBetweenItsCpusLastTickAndItsSwitchOut(String why,
+      long windowUs, long idleUs, long outUs, String first, String second) {
+    TimelineCase c = neverSampledAfterTicks(windowUs, idleUs, outUs).finish();
+    assertEquals(List.of(first, second), c.intervals(1));
   }
 
   @Test
