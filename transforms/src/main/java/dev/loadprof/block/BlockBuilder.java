@@ -278,7 +278,11 @@ public final class BlockBuilder implements TraceEventSink {
   public void comm(long timeNs, int cpu, int pid, int tid, String comm, boolean exec) {
     health.increment(TraceHealth.TASK_RECORDS);
     int before = threads.comm(timeNs, pid, tid, comm, exec);
-    if (before != UNKNOWN_ID && sawRecord && timeNs >= firstNs && timeNs <= lastNs + windowNs) {
+    // A per-process recording begins at the program's exec (perf enables its events there):
+    // the thread is running from that instant, not from its first sample.
+    boolean startsRun = exec && !sawRecord;
+    if (before != UNKNOWN_ID
+        && (startsRun || sawRecord && timeNs >= firstNs && timeNs <= lastNs + windowNs)) {
       int after = threads.pidOf(tid, comm);
       // The thread that called exec runs on: from this instant it runs for the new process.
       lanes.whenKnown(() -> {
@@ -287,7 +291,7 @@ public final class BlockBuilder implements TraceEventSink {
         }
         OpenBlock b = blockFor(lanes.of(cpu, tid), timeNs, TraceHealth.EXEC_SWITCHES_LATE);
         if (b != null) {
-          b.switches.add(timeNs, tid, before, tid, after);
+          b.switches.add(timeNs, startsRun ? 0 : tid, startsRun ? 0 : before, tid, after);
         }
       });
     }

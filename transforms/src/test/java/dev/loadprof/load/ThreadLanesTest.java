@@ -86,6 +86,29 @@ class ThreadLanesTest {
   }
 
   /**
+   * perf enables a per-process recording's events at the program's exec, so its first timed
+   * record is the exec, while the thread runs: it ran from there, not from its first sample
+   * (seen on `loadprof record --mode process -- mixed 40 2`: 252 us of the main thread's first
+   * run left out, against the system-wide recording of the same execution).
+   */
+  @Test
+  void aRecordingThatBeginsAtTheExecHasTheThreadRunningFromIt() throws IOException {
+    String text = "perf-exec     0/0         0.000000000: PERF_RECORD_COMM: perf-exec:10/10\n"
+        + "w  10/10  1.000000000: PERF_RECORD_COMM exec: w:10/10\n"
+        + "w  10/10  1.000200000:    250000 cpu-clock:u: \n\t  1000 work_10 (/w)\n\n"
+        + "w  10/10  1.000450000:    250000 cpu-clock:u: \n\t  1000 work_10 (/w)\n\n"
+        + "w  10/10  1.000500000: PERF_RECORD_SWITCH OUT\n";
+    InMemoryAnalysis a = analyze(text);
+    // The process after the exec (its key is not the pid: ProcessKey).
+    ProcessAccumulator p = a.processes.values().stream().filter(x -> x.samples > 0)
+        .findFirst().orElseThrow();
+    assertEquals(2, p.samples);
+    assertEquals(500_000, p.timeAtLoadNs[1]);
+    assertEquals(1_000_000_000, p.spanStartNs);
+    assertEquals(0, a.run.health.get(TraceHealth.EDGES_INFERRED));
+  }
+
+  /**
    * A per-thread recording has no OUT for an exiting thread's last switch: the EXIT ends its run
    * (else it stayed "on a CPU", and a 2-CPU recording showed time at load 3).
    */
