@@ -76,9 +76,11 @@ public final class ArchiveRules {
           + " run's samples told it; repaired switch-ins then start too early and the higher"
           + " loads read too much (4 points seen). Archive its trace again to rebuild it.");
     }
-    // Version 2 needs no warning: its blocks carry each CPU's last sample into the next window.
-    // Without it, only a never-sampled run before a window's first sample gets the older
-    // repair, within half an interval of the newer one.
+    // Versions 2 and 3 need no warning. 2: blocks carry each CPU's last sample into the next
+    // window; without it, only a never-sampled run before a window's first sample gets the older
+    // repair, within half an interval of the newer one. 3: a per-process recording's program
+    // runs from its exec, which older blocks start at its first sample, less than an interval
+    // later.
     return warnings;
   }
 

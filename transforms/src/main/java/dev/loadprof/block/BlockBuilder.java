@@ -53,9 +53,10 @@ public final class BlockBuilder implements TraceEventSink {
    * How blocks are built from a trace, raised when a fix changes the blocks of the same trace, so
    * that an archive rebuilds runs of an older version (ArchiveRules). 1 (2026-11-27): the sample
    * interval is fixed only once the samples tell it. 2 (2026-11-27): each CPU's carried state
-   * keeps its last sample, which dates runs never sampled (CpuTimeline).
+   * keeps its last sample, which dates runs never sampled (CpuTimeline). 3 (2026-11-27): a
+   * per-process recording's program runs from its exec.
    */
-  public static final int BLOCKS_VERSION = 2;
+  public static final int BLOCKS_VERSION = 3;
 
   /** A running thread is carried through at most this many windows (or FAR_NS) without a record. */
   static final int MAX_CARRY_WINDOWS = 16;
