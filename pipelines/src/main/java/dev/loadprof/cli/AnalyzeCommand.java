@@ -63,7 +63,7 @@ final class AnalyzeCommand implements JobCommand {
           StoreEnvironment.paths(given, outDir));
       FileSystems.setDefaultPipelineOptions(options);
     }
-    try (OutputClaim claim = OutputClaim.take(outDir)) {
+    try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       PipelineResult result;
       try (ProgressDisplay shown = progress.start(err, options)) {
         result = AnalyzePipeline.run(options, in.traces(), in.archives(),
@@ -76,7 +76,7 @@ final class AnalyzeCommand implements JobCommand {
   /** The same job without a Beam runner ({@link LocalAnalysis}): the same outputs, sooner. */
   private int inThisJvm(Inputs.Resolved in, AnalyzeSettings settings, String outDir,
       PrintStream out, PrintStream err) throws UsageException {
-    try (OutputClaim claim = OutputClaim.take(outDir)) {
+    try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       long unusable;
       try (ProgressDisplay shown = progress.start(err)) {
         unusable = LocalAnalysis.run(in.traces(), in.archives(),

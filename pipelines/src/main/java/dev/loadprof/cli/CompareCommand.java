@@ -84,7 +84,7 @@ final class CompareCommand implements JobCommand {
     }
     List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
     List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
-    try (OutputClaim claim = OutputClaim.take(outDir)) {
+    try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       try (ProgressDisplay shown = progress.start(err, options)) {
         AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
             new CompareJob(sides, settings));

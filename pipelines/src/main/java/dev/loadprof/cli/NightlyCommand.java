@@ -66,7 +66,7 @@ final class NightlyCommand implements JobCommand {
     FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven(), err);
-    try (OutputClaim claim = OutputClaim.take(outDir)) {
+    try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       try (ProgressDisplay shown = progress.start(err, options)) {
         AnalyzePipeline.run(options, in.traces(), in.archives(),
             analysis.writingTo(claim.staging()), new NightlyJob(settings));
