@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner: the same
@@ -28,7 +29,14 @@ import java.util.Map;
  * by the windows still open, not by the trace.
  */
 public final class LocalAnalysis {
+  /** Jobs started here in this JVM: tests tell by it where a command ran its job. */
+  private static final AtomicLong JOBS = new AtomicLong();
+
   private LocalAnalysis() {}
+
+  static long jobsStarted() {
+    return JOBS.get();
+  }
 
   /**
    * Analyzes {@code traces} (local files, stdin or a pipe) with {@code settings}, handing the
@@ -45,6 +53,7 @@ public final class LocalAnalysis {
    */
   public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer) throws IOException {
+    JOBS.incrementAndGet();
     ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings);
     SampleSelection selection = AnalyzePipeline.samples(settings);
     Map<String, RunInfo> runs = new LinkedHashMap<>();

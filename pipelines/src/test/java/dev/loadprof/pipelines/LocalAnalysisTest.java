@@ -104,11 +104,16 @@ class LocalAnalysisTest {
       assertTrue(b.stderr().startsWith("loadprof: the job failed: " + traces[0]), b.stderr());
       return;
     }
+    assertSameConsoleAndFiles(b, a, Reports.fileNames(manyRuns));
+  }
+
+  /** The same console (the output directory's name aside) and the same bytes in each file. */
+  static void assertSameConsoleAndFiles(E2e.Cli b, E2e.Cli a, Iterable<String> files) {
     assertEquals(b.stderr().replace(b.out().toString(), "OUT"),
         a.stderr().replace(a.out().toString(), "OUT"));
     assertEquals(b.stdout().replace(b.out().toString(), "OUT"),
         a.stdout().replace(a.out().toString(), "OUT"));
-    for (String file : Reports.fileNames(manyRuns)) {
+    for (String file : files) {
       byte[] x = b.bytes(file);
       byte[] y = a.bytes(file);
       if (!Arrays.equals(x, y) && !file.endsWith(".gz")) {
