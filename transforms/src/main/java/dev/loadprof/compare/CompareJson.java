@@ -77,14 +77,16 @@ public final class CompareJson implements CompareWriter {
     o.put("method", r.method().id);
     o.put("n_baseline", r.nBaseline());
     o.put("n_candidate", r.nCandidate());
-    if (r.intervalLow() == null) {
+    if (r.interval() == null) {
       o.putNull("interval");
     } else {
       ObjectNode i = o.putObject("interval");
-      i.put("kind", r.method() == MetricComparison.Method.PREDICTION_INTERVAL
-          ? "prediction" : "shift_pct");
-      i.put("low", r.intervalLow());
-      i.put("high", r.intervalHigh());
+      i.put("kind", r.interval().kind().id);
+      i.put("low", r.interval().low());
+      i.put("high", r.interval().high());
+      if (r.interval().clipped()) {
+        i.put("clipped", true);
+      }
     }
     if (r.kind() == null) {
       o.putNull("kind");

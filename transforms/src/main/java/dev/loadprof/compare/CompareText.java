@@ -125,10 +125,10 @@ public final class CompareText implements CompareWriter {
   }
 
   static String interval(MetricComparison r) {
-    if (r.intervalLow() == null) {
+    if (r.interval() == null) {
       return "-";
     }
-    if (r.method() == MetricComparison.Method.PREDICTION_INTERVAL) {
+    if (r.interval().kind() == Interval.Kind.PREDICTION) {
       return "expected " + r.metric().format(r.intervalLow()) + ".."
           + r.metric().format(r.intervalHigh());
     }
