@@ -70,6 +70,7 @@ public final class CompareJson implements CompareWriter {
     ObjectNode o = MAPPER.createObjectNode();
     entity(o, r.key());
     o.put("metric", r.metric().id());
+    o.put("unit", unit(r.metric()));
     putNullable(o, "baseline", r.baseline());
     putNullable(o, "candidate", r.candidate());
     putNullable(o, "delta_pct", r.deltaPct());
@@ -104,6 +105,11 @@ public final class CompareJson implements CompareWriter {
       strings(o.putArray("absent_candidate_runs"), r.absentCandidate());
     }
     return o;
+  }
+
+  /** "ns" for times, "fraction" for shares (0..1), "load" for average loads (threads on CPUs). */
+  static String unit(Metric m) {
+    return m.isTime() ? "ns" : m.equals(Metric.SERIAL_FRACTION) ? "fraction" : "load";
   }
 
   static void entity(ObjectNode o, SeriesKey k) {
