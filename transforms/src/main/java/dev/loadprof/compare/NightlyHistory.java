@@ -157,11 +157,10 @@ public final class NightlyHistory {
           + latestNight + " with");
       return;
     }
-    List<String> baseline = new ArrayList<>();
-    earlier.forEach(n -> baseline.addAll(nights.get(n)));
-    Comparison c = Compare.withHolm(Compare.compare(mine, baseline, nights.get(latestNight),
-        List.of(), s.compare()));
-    latest.put(benchmark, c);
+    TreeMap<LocalDate, List<String>> compared = new TreeMap<>();
+    earlier.forEach(n -> compared.put(n, nights.get(n)));
+    compared.put(latestNight, nights.get(latestNight));
+    latest.put(benchmark, NightlyLatest.compare(compared, mine, s.compare()));
     notes.add("benchmark " + benchmark + ": latest night " + latestNight + " against "
         + earlier.size() + " nights from " + earlier.get(0)
         + (since != null ? " (since the change point of " + since + ")" : ""));

@@ -1,12 +1,10 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.report.AnalysisWriter;
-import dev.loadprof.report.TextTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What loadprof nightly prints on the console (and keeps as summary.txt): the nights per
@@ -23,6 +21,27 @@ final class NightlySummary implements NightlyWriter {
   public void write(Nightly n, OutputStream out) throws IOException {
     out.write(render(n).getBytes(StandardCharsets.UTF_8));
   }
+
+  /**
+   * For a latest night without a regression: that the level of real time is still changed
+   * against the nights before the last change point, naming up to {@link #STILL_NAMED} figures;
+   * null when no level is.
+   */
+  static String stillChanged(Nightly n) {
+    List<ChangePoint> still = n.stillChanged();
+    if (still.isEmpty() || n.verdict() == Verdict.REGRESSION || n.verdict() == Verdict.MISSING) {
+      return null;
+    }
+    List<String> named = still.subList(0, Math.min(STILL_NAMED, still.size())).stream()
+        .map(cp -> cp.key().entityName() + " " + (cp.deltaPct() == null ? "new"
+            : CompareText.pct(cp.deltaPct())) + " since " + cp.night() + " (" + cp.kind() + ")")
+        .toList();
+    return "the latest night is like the nights since the last change point, but real time is"
+        + " still changed against the nights before it: " + String.join(", ", named)
+        + (still.size() > STILL_NAMED ? " and " + (still.size() - STILL_NAMED) + " more" : "");
+  }
+
+  static final int STILL_NAMED = 3;
 
   static String render(Nightly n) {
     StringBuilder sb = new StringBuilder();
@@ -42,22 +61,22 @@ final class NightlySummary implements NightlyWriter {
       int others = n.changePoints().size() - realTime.size();
       sb.append("Real-time change points").append(others == 0 ? ""
           : " (" + others + " more of other figures in nightly.json)").append(":\n");
-      TextTable t = TextTable.labelsThenFigures();
-      t.add("night", "benchmark", "entity", "before", "after", "delta", "kind (cause)");
+      ConsoleTable t = new ConsoleTable("", "night", "before", "after", "delta", "kind");
       for (ChangePoint cp : realTime) {
-        String entity = cp.key().process()
-            + (cp.key().function() == null ? "" : " " + cp.key().function());
-        t.add(cp.night().toString(), cp.key().group(), entity,
-            Metric.REAL_TIME.format(cp.before()), Metric.REAL_TIME.format(cp.after()),
-            cp.deltaPct() == null ? "new" : String.format(Locale.ROOT, "%+.1f%%", cp.deltaPct()),
-            cp.kind() + (cp.attribution() == null ? "" : " (" + cp.attribution().cause().id
-                + ")"));
+        t.add(CompareText.cause(cp.attribution()), cp.key().entityName(),
+            cp.night().toString(), Metric.REAL_TIME.format(cp.before()),
+            Metric.REAL_TIME.format(cp.after()),
+            cp.deltaPct() == null ? "new" : CompareText.pct(cp.deltaPct()), cp.kind());
       }
-      t.render(sb, "");
+      t.render(sb);
     }
     sb.append("Latest night against the nights before it:\n");
     CompareSummary.changes(sb, n.changes());
     CompareSummary.verdict(sb, n.verdict(), n.settings().compare(), !n.changes().isEmpty());
+    String still = stillChanged(n);
+    if (still != null) {
+      sb.append("  ").append(still).append('\n');
+    }
     return sb.toString();
   }
 }
