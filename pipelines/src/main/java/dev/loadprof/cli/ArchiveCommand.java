@@ -67,7 +67,7 @@ final class ArchiveCommand implements JobCommand {
     if (ArchiveLayout.exists(ArchiveLayout.marker(archive))) {
       ArchiveChecks.checkFormat(archive); // never add runs to an archive of an unknown format
     }
-    List<String> files = Inputs.traceFiles(traces);
+    List<String> files = Inputs.archiveTraceFiles(traces);
     Set<String> repairs = new HashSet<>();
     List<String> todo = notYetArchived(files, archive, settings, repairs, out);
     if (todo.isEmpty()) {

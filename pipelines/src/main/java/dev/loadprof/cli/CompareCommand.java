@@ -1,7 +1,6 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.cli.progress.ProgressOptions;
-import dev.loadprof.archive.RunSelection;
 import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
 import dev.loadprof.compare.CompareSettings;
@@ -9,7 +8,6 @@ import dev.loadprof.compare.Side;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -65,20 +63,11 @@ final class CompareCommand implements JobCommand {
     JobPlacement place = JobPlacement.choose(runner, pipelineArgs, sidesGiven, outDir);
     OutputDir.checkWritable(outDir);
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, null);
-    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
+    Inputs.Sides in = Inputs.forCompare(baseline, candidate, analysis.event(),
         parsing.windowNsIfGiven(), err);
-    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), analysis.event(),
-        parsing.windowNsIfGiven(), err);
-    Map<String, Side> sides = new LinkedHashMap<>();
-    base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
-    for (String id : cand.runIds()) {
-      if (sides.put(id, Side.CANDIDATE) != null) {
-        throw new UsageException("the run id '" + id + "' is both a baseline and a candidate"
-            + " run; give each run on one side only (rename one of the traces if they differ)");
-      }
-    }
-    List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
-    List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
+    Map<String, Side> sides = in.sideByRun();
+    List<String> traces = in.traces();
+    List<String> archives = in.archives();
     try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       place.run(traces, archives, analysis.writingTo(claim.staging()),
           new CompareJob(sides, settings), progress, err);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,15 +38,19 @@ final class EarlyRejection {
    * (a mix of good and bad traces is analyzed, and the bad ones reported, as before).
    */
   static Integer allNotPerfScript(List<String> given, long windowNs, PrintStream err) {
-    List<RunInfo> rejected = new ArrayList<>();
+    List<String> files = new ArrayList<>();
     for (String spec : given) {
       if (!Inputs.isLocalLiteral(spec) || TraceFiles.isStream(spec)) {
         return null;
       }
       // The name the job would give the file (Beam's local match: absolute and normalized).
-      Path file = Paths.get(spec).toAbsolutePath().normalize();
-      Optional<RunInfo> run = NotPerfScript.check(file, RunIds.of(file.toString()),
-          file.toString(), windowNs);
+      files.add(Paths.get(spec).toAbsolutePath().normalize().toString());
+    }
+    Map<String, String> runIds = RunIds.of(files.stream().distinct().toList());
+    List<RunInfo> rejected = new ArrayList<>();
+    for (String name : files) {
+      Path file = Path.of(name);
+      Optional<RunInfo> run = NotPerfScript.check(file, runIds.get(name), name, windowNs);
       if (run.isEmpty()) {
         return null;
       }

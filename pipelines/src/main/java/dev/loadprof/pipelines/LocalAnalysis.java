@@ -3,6 +3,7 @@ package dev.loadprof.pipelines;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.TraceRuns;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
@@ -54,7 +55,8 @@ public final class LocalAnalysis {
   public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer) throws IOException {
     JOBS.incrementAndGet();
-    ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings);
+    ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
+        .withRuns(TraceRuns.of(traces));
     SampleSelection selection = AnalyzePipeline.samples(settings);
     Map<String, RunInfo> runs = new LinkedHashMap<>();
     Analysis analysis;

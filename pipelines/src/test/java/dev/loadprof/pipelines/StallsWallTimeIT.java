@@ -60,7 +60,8 @@ class StallsWallTimeIT {
 
   /** loadprof record MODE of stalls 0.3; returns its text trace, its WINDOW lines beside it. */
   private static Path record(Path out, String mode, String fields) throws Exception {
-    Cli cli = E2e.cli("record", "--mode", mode, "--freq", "1000", "--out", out.toString(), "--",
+    Cli cli = E2e.cli("record", "--mode", mode, "--freq", "1000", "--name", "stalls", "--out",
+        out.toString(), "--",
         stalls.toString(), "0.3", out.resolve("stalls.tmp").toString());
     assertEquals(0, cli.exit(), cli.stderr());
     Files.writeString(out.resolve("stalls.windows"), cli.stderr(), StandardCharsets.UTF_8);

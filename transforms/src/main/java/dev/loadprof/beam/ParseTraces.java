@@ -37,12 +37,17 @@ import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +78,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   private final int parseThreads;
   private final PerfDataReading perfDataReading;
   private boolean logWarnings;
+  /** The run id of each trace and the traces counted as another; null: each file its own. */
+  private TraceRuns traceRuns;
 
   /**
    * @param windowNs length of a time window
@@ -104,22 +111,48 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    * the runs' infos, which on a cluster is the only place the user sees.
    */
   public ParseTraces withWarningsLogged() {
+    ParseTraces t = copy();
+    t.logWarnings = true;
+    return t;
+  }
+
+  /**
+   * Names each trace as {@code runs} says (unique in the job), and reads a trace with the same
+   * bytes as another not at all: its run is {@link TraceRuns#excludedRun}, without events.
+   */
+  public ParseTraces withRuns(TraceRuns runs) {
+    ParseTraces t = copy();
+    t.traceRuns = runs;
+    return t;
+  }
+
+  private ParseTraces copy() {
     ParseTraces t = new ParseTraces(windowNs, samplingEvent, decodePieces, splitBy, parseThreads,
         perfDataReading);
-    t.logWarnings = true;
+    t.logWarnings = logWarnings;
+    t.traceRuns = traceRuns;
     return t;
   }
 
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
+    TraceRuns runs = traceRuns != null ? traceRuns : TraceRuns.named(List.of());
     PCollectionTuple out = paths
+        .apply("Leave out traces counted as another",
+            Filter.by((String path) -> runs.sameAs(path) == null))
         .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy, perfDataReading))
-        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads,
-            logWarnings))
+        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent,
+            parseThreads, logWarnings, runs))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
-    out.get(RUNS).setCoder(RunInfoCoder.of());
-    return out;
+    PCollection<RunInfo> notCounted = paths
+        .apply("Traces counted as another", Filter.by((String path) -> runs.sameAs(path) != null))
+        .apply("Their runs", MapElements.into(TypeDescriptor.of(RunInfo.class))
+            .via((String path) -> runs.excludedRun(path)))
+        .setCoder(RunInfoCoder.of());
+    PCollection<RunInfo> all = PCollectionList.of(out.get(RUNS).setCoder(RunInfoCoder.of()))
+        .and(notCounted).apply("All runs", Flatten.pCollections());
+    return PCollectionTuple.of(BLOCKS, out.get(BLOCKS)).and(RUNS, all);
   }
 
   /**
@@ -130,6 +163,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    */
   public RunInfo readLocally(String path, Consumer<EventBlock> blocks,
       LongConsumer windowsComplete) throws IOException {
+    TraceRuns runs = traceRuns != null ? traceRuns : TraceRuns.named(List.of());
+    if (runs.sameAs(path) != null) {
+      return runs.excludedRun(path); // its bytes are read as the other run's
+    }
     List<PieceTask> planned = DecodePerfData.plan(path, decodePieces, splitBy, perfDataReading);
     List<PieceTask> pieces = new ArrayList<>();
     try {
@@ -144,11 +181,14 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       PieceTexts.delete(pieces);
       throw e.getCause();
     }
-    return ParseFn.read(path, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
-        blocks, windowsComplete);
+    return ParseFn.read(path, runs.runId(path), pieces, windowNs, samplingEvent, parseThreads,
+        logWarnings, blocks, windowsComplete);
   }
 
-  /** The run id of a trace file; see {@link RunIds#of}, which new code should call. */
+  /**
+   * The run id of a trace file on its own ({@link RunIds#of(String)}); in a job of several
+   * traces, {@link TraceRuns} makes each unique.
+   */
   public static String runIdOf(String path) {
     return RunIds.of(path);
   }
@@ -160,8 +200,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     private final String samplingEvent;
     private final int parseThreads;
     private final boolean logWarnings;
+    private final TraceRuns runs;
 
-    ParseFn(long windowNs, String samplingEvent, int parseThreads, boolean logWarnings) {
+    ParseFn(long windowNs, String samplingEvent, int parseThreads, boolean logWarnings,
+        TraceRuns runs) {
+      this.runs = runs;
       this.logWarnings = logWarnings;
       this.windowNs = windowNs;
       this.samplingEvent = samplingEvent;
@@ -173,8 +216,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         throws IOException {
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
-      RunInfo info = read(input.getKey(), pieces, windowNs, samplingEvent, parseThreads,
-          logWarnings, block -> out.get(BLOCKS).output(block), null);
+      RunInfo info = read(input.getKey(), runs.runId(input.getKey()), pieces, windowNs,
+          samplingEvent, parseThreads, logWarnings, block -> out.get(BLOCKS).output(block), null);
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
@@ -189,10 +232,9 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
      * Reads one input's pieces into blocks, handed to {@code blocks} in the trace's order, and
      * returns its run's info: this step's work for one input, which needs no runner.
      */
-    static RunInfo read(String path, List<PieceTask> pieces, long windowNs, String samplingEvent,
-        int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
+    static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
+        String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
         LongConsumer windowsComplete) throws IOException {
-      String runId = RunIds.of(path);
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> {
