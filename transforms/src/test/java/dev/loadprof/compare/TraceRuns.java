@@ -66,7 +66,11 @@ final class TraceRuns {
         }
       }
     });
-    return new Analysis(runs, processes, stacks, LoadRange.ALL, groupBy);
+    Analysis analysis = new Analysis(runs, processes, stacks, LoadRange.ALL, groupBy);
+    if (comm != null) { // chosen as with --comm: compare compares these, not the subject
+      analysis.setProcessSelection("--comm " + comm.pattern());
+    }
+    return analysis;
   }
 
   /** The fixtures under their own names, only the benchmark process (--comm '^mixed$'). */
