@@ -118,12 +118,9 @@ public final class RecordAndAnalyze {
       err.println("loadprof record: " + program + " exited with code " + result.exitCode()
           + "; analyzing the recording anyway");
     }
+    // No --comm: the recording says which program perf started (its subject), and analyze
+    // leads with it; a system-wide recording's other processes stay in summary.json.
     List<String> a = new ArrayList<>(List.of("analyze", "--out", outDir));
-    if (recordMode == RecordMode.SYSTEM && !analyzeArgs.contains("--pid")
-        && !analyzeArgs.contains("--comm")) {
-      // A system-wide recording has every process; the program is the one of interest.
-      a.addAll(List.of("--comm", "^" + java.util.regex.Pattern.quote(commOf(program)) + "$"));
-    }
     a.addAll(analyzeArgs);
     a.add(data.toString());
     int analyzed = analyze.apply(a.toArray(new String[0]));
@@ -135,12 +132,6 @@ public final class RecordAndAnalyze {
       return analyzed;
     }
     return result.interrupted() ? 130 : result.exitCode();
-  }
-
-  /** The kernel's name of a process running the program: its file name, cut at 15 chars. */
-  static String commOf(String program) {
-    String name = Path.of(program).getFileName().toString();
-    return name.length() > 15 ? name.substring(0, 15) : name;
   }
 
   private static String hint(RecordMode mode) {

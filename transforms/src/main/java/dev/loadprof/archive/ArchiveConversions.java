@@ -166,6 +166,8 @@ public final class ArchiveConversions {
         .setProcessNames(names)
         .setBuildIds(new HashMap<>(run.buildIds))
         .setBlocksVersion(BlockBuilder.BLOCKS_VERSION)
+        .setSubjectPid(run.subjectPid)
+        .setSubjectPids(new ArrayList<>(run.subjectPids))
         .setHealth(new HashMap<>(run.health.counters()))
         .setMalformedExamples(new ArrayList<>(run.health.malformedExamples()))
         .setWarnings(new ArrayList<>(run.warnings))
@@ -201,6 +203,8 @@ public final class ArchiveConversions {
     run.endNs = m.getEndNs();
     m.getProcessNames().forEach((pid, name) -> run.processNames.put(Integer.parseInt(pid), name));
     m.getBuildIds().forEach((file, id) -> run.buildIds.put(file, id));
+    run.subjectPid = m.getSubjectPid();
+    run.subjectPids.addAll(m.getSubjectPids());
     // Sorted, as TraceHealth keeps them; zero counters were never stored.
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);

@@ -23,9 +23,13 @@ import java.util.TreeMap;
  * <p>A pid forked anew after its process exited, and a process that calls exec, start a new
  * process ({@link ProcessKey}); the pids this table hands out are those keys. Records are
  * learned in file order, which within a window need not be time order, so the blocks' pids are
- * set by time again when a window is complete ({@link #resolveLateThreads}).
+ * set by time again when a window is complete ({@link #resolveLateThreads}). It also learns
+ * which processes are the program perf started and its descendants (the run's subject).
  */
 final class ThreadTable {
+  /** The name perf gives the child it forks to exec the command of perf record -- CMD. */
+  static final String PERF_EXEC = "perf-exec";
+
   private final RunInfo info;
   private final Map<Integer, Integer> pidOfTid = new HashMap<>();
   /** Plain layout only: processes are named groups of threads; comm -> representative pid. */
@@ -77,7 +81,27 @@ final class ThreadTable {
     if (pid == tid || key != before || !info.processNames.containsKey(key)) {
       info.processNames.put(key, comm);
     }
+    if (key != before) {
+      learnSubjectAtExec(before, key);
+    }
     return key != before ? before : UNKNOWN_ID;
+  }
+
+  /**
+   * The program perf started is the subject ({@link RunInfo#subjectPid}): perf forks a child
+   * named {@code perf-exec} (perf writes its COMM record when the recording starts) that execs
+   * the command. A subject process that execs stays the subject as its new program.
+   */
+  private void learnSubjectAtExec(int before, int after) {
+    if (info.isSubject(before)) {
+      info.subjectPids.add(after);
+      if (info.subjectPid == before) {
+        info.subjectPid = after;
+      }
+    } else if (!info.hasSubject() && PERF_EXEC.equals(info.processNames.get(before))) {
+      info.subjectPid = after;
+      info.subjectPids.add(after);
+    }
   }
 
   /**
@@ -90,6 +114,9 @@ final class ThreadTable {
         ? restart(pid, timeNs) : keyOf(pid);
     seenPids.add(pid);
     pidOfTid.put(tid, key);
+    if (pid == tid && info.isSubject(keyOf(parentPid))) {
+      info.subjectPids.add(key); // a process the subject started is the subject's too
+    }
     if (!info.processNames.containsKey(key)) {
       String parentName = info.processNames.get(keyOf(parentPid));
       if (parentName != null) {

@@ -12,8 +12,9 @@ import java.util.Map;
 
 /**
  * loadprof compare without the CLI: one analysis of all runs, each run on a side.
- * Runs with health warnings are left out and listed; processes match by name across runs, and
- * by group when the analysis has a --group-by.
+ * Runs with health warnings are left out and listed; the processes compared are those chosen
+ * ({@link ComparedProcesses}: the subject, unless --comm or --pid chose); they match by name
+ * across runs, and by group when the analysis has a --group-by.
  */
 public final class Compare {
   private Compare() {}
@@ -23,6 +24,13 @@ public final class Compare {
    *     process selection matches nothing
    */
   public static Comparison compare(Analysis all, Map<String, Side> sideByRun, CompareSettings s) {
+    return compare(ComparedProcesses.forCompare(all, sideByRun), sideByRun, s);
+  }
+
+  /** The comparison of the processes chosen (whose analysis the outputs then show). */
+  static Comparison compare(ComparedProcesses.Chosen chosen, Map<String, Side> sideByRun,
+      CompareSettings s) {
+    Analysis all = chosen.analysis();
     requireSelectedProcesses(all);
     List<String> baseline = new ArrayList<>();
     List<String> candidate = new ArrayList<>();
@@ -44,7 +52,11 @@ public final class Compare {
     requireRuns("candidate", candidate, excluded);
     RunMetrics.GroupOf groupOf = groupOf(all.groupBy());
     Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf);
-    return withTakers(all, groupOf, compare(byRun, baseline, candidate, excluded, s));
+    Comparison c = compare(byRun, baseline, candidate, excluded, s);
+    List<String> notes = new ArrayList<>(c.notes());
+    notes.addAll(chosen.notes());
+    return withTakers(all, groupOf, new Comparison(c.settings(), c.baselineRuns(),
+        c.candidateRuns(), c.excluded(), c.rows(), notes));
   }
 
   /** The comparison with notes naming the processes that took the CPUs of interfered ones. */

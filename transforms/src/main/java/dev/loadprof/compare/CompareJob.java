@@ -21,6 +21,9 @@ public record CompareJob(Map<String, Side> sideByRun, CompareSettings settings)
 
   @Override
   public void write(Analysis analysis, Function<String, OutputStream> open) throws IOException {
-    CompareOutputs.writeAll(analysis, Compare.compare(analysis, sideByRun, settings), open);
+    // The outputs show the processes compared, under the names they were compared by.
+    ComparedProcesses.Chosen chosen = ComparedProcesses.forCompare(analysis, sideByRun);
+    CompareOutputs.writeAll(chosen.analysis(), Compare.compare(chosen, sideByRun, settings),
+        open);
   }
 }

@@ -59,9 +59,12 @@ public final class NightlyHistory {
           + " runs; name traces with a date (e.g. bench-2026-11-01.txt.gz) or record them with"
           + " perf's header (perf script --header)");
     }
-    RunMetrics.GroupOf groupOf = all.groupBy().isNone()
-        ? (run, comm) -> Nights.benchmarkOf(run.runId) : all.groupBy()::groupOf;
-    Map<String, Map<SeriesKey, Double>> byRun = new TreeMap<>(RunMetrics.of(all, groupOf));
+    ComparedProcesses.Chosen chosen = ComparedProcesses.forNightly(all, runsByBenchmark(all,
+        nightOf));
+    Analysis compared = chosen.analysis();
+    RunMetrics.GroupOf groupOf = compared.groupBy().isNone()
+        ? (run, comm) -> Nights.benchmarkOf(run.runId) : compared.groupBy()::groupOf;
+    Map<String, Map<SeriesKey, Double>> byRun = new TreeMap<>(RunMetrics.of(compared, groupOf));
     byRun.keySet().retainAll(nightOf.keySet());
 
     // benchmark -> night -> runs
@@ -69,7 +72,7 @@ public final class NightlyHistory {
     byRun.forEach((run, values) -> {
       Set<String> groups = new TreeSet<>();
       values.keySet().forEach(k -> groups.add(k.group()));
-      if (all.groupBy().isNone()) {
+      if (compared.groupBy().isNone()) {
         // A run in which its benchmark's process did not run still is a night of the benchmark:
         // the latest night without it is "missing", not "no run on the latest night".
         groups.add(Nights.benchmarkOf(run));
@@ -107,11 +110,29 @@ public final class NightlyHistory {
       changePoints.addAll(mineCps);
       compareLatest(benchmark, nights, mine, mineCps, latestNight, s, latest, notes);
     }
-    latest.replaceAll((benchmark, c) -> Compare.withTakers(all, groupOf, c));
+    latest.replaceAll((benchmark, c) -> Compare.withTakers(compared, groupOf, c));
+    notes.addAll(chosen.notes());
     changePoints.sort((a, b) -> a.night().equals(b.night())
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
     return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
         below[1], latest, excluded, notes);
+  }
+
+  /**
+   * The runs with a night, oldest first, of each benchmark ("benchmark NAME"), or all in one
+   * ("") under a --group-by, whose groups may depend on the process.
+   */
+  private static Map<String, List<String>> runsByBenchmark(Analysis all,
+      Map<String, LocalDate> nightOf) {
+    Map<String, List<String>> out = new TreeMap<>();
+    List<String> runs = new ArrayList<>(nightOf.keySet());
+    runs.sort((a, b) -> nightOf.get(a).equals(nightOf.get(b)) ? a.compareTo(b)
+        : nightOf.get(a).compareTo(nightOf.get(b)));
+    for (String r : runs) {
+      String group = all.groupBy().isNone() ? "benchmark " + Nights.benchmarkOf(r) : "";
+      out.computeIfAbsent(group, k -> new ArrayList<>()).add(r);
+    }
+    return out;
   }
 
   /**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What is known of one run (one trace) as a whole: where it came from, how it was sampled, its
@@ -59,6 +60,15 @@ public final class RunInfo implements Serializable {
   /** Process names: pid to the comm of its main thread (or of its first thread seen). */
   public TreeMap<Integer, String> processNames = new TreeMap<>();
   /**
+   * The program perf started ({@code perf record -- CMD}): the process (key, as in
+   * processNames) that perf's {@code perf-exec} stub became at its exec, or, when that process
+   * exec'd again, the last program of that pid. {@link #NO_SUBJECT} when the trace does not say
+   * (text without task records, {@code perf record -a} or {@code -p} without a command).
+   */
+  public int subjectPid = NO_SUBJECT;
+  /** The subject and every process it started, directly or not (keys); empty without one. */
+  public TreeSet<Integer> subjectPids = new TreeSet<>();
+  /**
    * Build ids by object path, as a perf.data file states them (perf buildid-list); empty for text
    * traces, which carry none. Archived (manifest build_ids); not part of equals.
    */
@@ -81,6 +91,18 @@ public final class RunInfo implements Serializable {
   public TreeMap<String, Long> unusedEvents = new TreeMap<>();
 
   public static final int MAX_UNUSED_EVENTS = 16;
+  /** {@link #subjectPid} of a trace that does not say which program perf started. */
+  public static final int NO_SUBJECT = -1;
+
+  /** Whether the trace says which program perf started. */
+  public boolean hasSubject() {
+    return subjectPid != NO_SUBJECT;
+  }
+
+  /** Whether the process (a key) is the subject or one of the processes it started. */
+  public boolean isSubject(int pid) {
+    return subjectPids.contains(pid);
+  }
 
   /** Counts one sample of an event that is not the one used. */
   public void countUnusedEvent(String event) {
@@ -112,6 +134,8 @@ public final class RunInfo implements Serializable {
     c.startNs = startNs;
     c.endNs = endNs;
     c.processNames = new TreeMap<>(processNames);
+    c.subjectPid = subjectPid;
+    c.subjectPids = new TreeSet<>(subjectPids);
     c.buildIds = new TreeMap<>(buildIds);
     c.health.addAll(health);
     c.warnings = new ArrayList<>(warnings);
@@ -139,6 +163,7 @@ public final class RunInfo implements Serializable {
         && sampleIntervalNs == r.sampleIntervalNs && layout.equals(r.layout)
         && pidSource.equals(r.pidSource) && cpuCount == r.cpuCount && startNs == r.startNs
         && endNs == r.endNs && processNames.equals(r.processNames)
+        && subjectPid == r.subjectPid && subjectPids.equals(r.subjectPids)
         && health.counters().equals(r.health.counters())
         && health.malformedExamples().equals(r.health.malformedExamples())
         && warnings.equals(r.warnings) && unusableReason.equals(r.unusableReason);

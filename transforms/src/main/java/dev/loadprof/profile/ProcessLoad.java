@@ -60,6 +60,26 @@ public final class ProcessLoad implements Serializable {
     return wall == 0 || k >= cpuNsAtLoad.length ? 0 : cpuNsAtLoad[k] / (double) k / wall;
   }
 
+  /** The same figures under another name (shared, not copied: neither is changed after). */
+  public ProcessLoad withComm(String name) {
+    ProcessLoad p = new ProcessLoad();
+    p.runId = runId;
+    p.pid = pid;
+    p.comm = name;
+    p.samples = samples;
+    p.cpuNs = cpuNs;
+    p.samplesAtLoad = samplesAtLoad;
+    p.cpuNsAtLoad = cpuNsAtLoad;
+    p.timeAtLoadNs = timeAtLoadNs;
+    p.spanStartNs = spanStartNs;
+    p.spanEndNs = spanEndNs;
+    p.health = health;
+    p.timeline = timeline;
+    p.threadStates = threadStates;
+    p.stateTimeline = stateTimeline;
+    return p;
+  }
+
   @Override
   public String toString() {
     return runId + "/" + pid + "(" + comm + ") samples=" + samples + " cpu=" + cpuNs

@@ -11,20 +11,25 @@ import dev.loadprof.profile.TwoCoreSort;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * Everything the reports render, in a fixed order: runs by id; processes by most samples, then
- * run id, then pid; stacks in {@link StackOrder#STACKS}. Stacks arrive per thread and with frame
+ * Everything the reports render, in a fixed order: runs by id; processes with the subject first
+ * (the program perf started and its descendants, {@link RunInfo#subjectPids}), then by most
+ * samples, then run id, then pid; stacks in {@link StackOrder#STACKS}. Stacks arrive per thread and with frame
  * addresses, as the profile keeps them; the reports see them summed per process and symbol
  * ({@link ProcessStacks}). Processes and stacks arrive already
  * filtered by pid/comm. The load filter is carried along but applies only to the profile, the
  * function table and the folded stacks: the load histograms must always see every load.
  */
 public final class Analysis {
-  /** Most samples first, then run id, then pid: the order of processes in every output. */
+  /** Most samples first, then run id, then pid: the order of processes after the subject's. */
   public static final Comparator<ProcessLoad> PROCESS_ORDER =
       Comparator.comparingLong((ProcessLoad p) -> p.samples)
           .reversed()
@@ -32,6 +37,7 @@ public final class Analysis {
           .thenComparingInt(p -> p.pid);
 
   private final List<RunInfo> runs;
+  private final Map<String, RunInfo> runsById = new HashMap<>();
   private final List<ProcessLoad> processes;
   private final List<StackWeight> threadStacks;
   private final List<StackWeight> stacks;
@@ -43,6 +49,7 @@ public final class Analysis {
   private final ProcessNames names;
   private String nothingLeftNote = "";
   private String sampleFilter = "";
+  private String processSelection = "";
 
   /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
@@ -62,8 +69,9 @@ public final class Analysis {
       GroupBy groupBy) {
     List<RunInfo> r = new ArrayList<>(runs);
     r.sort(Comparator.comparing(run -> run.runId));
+    r.forEach(run -> runsById.put(run.runId, run));
     List<ProcessLoad> p = new ArrayList<>(processes);
-    p.sort(PROCESS_ORDER);
+    p.sort(Comparator.comparing((ProcessLoad x) -> !isSubject(x)).thenComparing(PROCESS_ORDER));
     List<StackWeight> t = new ArrayList<>(stacks);
     TwoCoreSort.sort(t, StackOrder.STACKS);
     // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
@@ -105,11 +113,56 @@ public final class Analysis {
     this.nothingLeftNote = note;
   }
 
+  /**
+   * The --pid/--comm selection the processes were chosen by ("--comm ^mixed$"), or "" when none
+   * was given: then compare and nightly choose the subject (dev.loadprof.compare).
+   */
+  public String processSelection() {
+    return processSelection;
+  }
+
+  public void setProcessSelection(String description) {
+    this.processSelection = description;
+  }
+
+  /** Whether the process is its run's subject or one that the subject started. */
+  public boolean isSubject(ProcessLoad p) {
+    RunInfo run = runsById.get(p.runId);
+    return run != null && run.isSubject(p.pid);
+  }
+
+  /**
+   * The same analysis with only the processes kept, each under the name given (compare keeps
+   * the subject and gives a new build of it the baseline's name); health and filters as here.
+   */
+  public Analysis narrowed(Predicate<ProcessLoad> keep, Function<ProcessLoad, String> name) {
+    List<ProcessLoad> kept = new ArrayList<>();
+    Set<String> keys = new HashSet<>();
+    for (ProcessLoad p : processes) {
+      if (keep.test(p)) {
+        String comm = name.apply(p);
+        kept.add(comm.equals(p.comm) ? p : p.withComm(comm));
+        keys.add(key(p.runId, p.pid));
+      }
+    }
+    List<StackWeight> keptStacks = new ArrayList<>();
+    for (StackWeight w : threadStacks) {
+      if (keys.contains(key(w.runId(), w.pid()))) {
+        keptStacks.add(w);
+      }
+    }
+    Analysis a = new Analysis(runs, kept, keptStacks, loadFilter, groupBy);
+    a.nothingLeftNote = nothingLeftNote;
+    a.sampleFilter = sampleFilter;
+    a.processSelection = processSelection;
+    return a;
+  }
+
   public List<RunInfo> runs() {
     return runs;
   }
 
-  /** In {@link #PROCESS_ORDER}. */
+  /** The subject's processes first, then the others; each part in {@link #PROCESS_ORDER}. */
   public List<ProcessLoad> processes() {
     return processes;
   }
@@ -142,8 +195,9 @@ public final class Analysis {
   }
 
   /**
-   * The process the run is about: the first in process order, skipping pid 0 (the idle task,
-   * which is never what one profiles) unless it is all there is. Null when there are none.
+   * The process the run is about: the first in process order (the subject's biggest process
+   * when it has samples), skipping pid 0 (the idle task, which is never what one profiles)
+   * unless it is all there is. Null when there are none.
    */
   public ProcessLoad headline() {
     for (ProcessLoad p : processes) {

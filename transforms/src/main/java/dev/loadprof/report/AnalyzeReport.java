@@ -52,6 +52,7 @@ public final class AnalyzeReport implements TextReport {
     root.put("load_filter", a.loadFilter().toString());
     List<ProcessLoad> processes = a.processes();
     root.put("headline", a.headline() == null ? -1 : processes.indexOf(a.headline()));
+    root.put("subject_note", SubjectNote.of(a));
     ArrayNode runs = root.putArray("runs");
     for (RunInfo r : a.runs()) {
       ObjectNode o = runs.addObject();
@@ -92,6 +93,7 @@ public final class AnalyzeReport implements TextReport {
     o.put("run_id", p.runId);
     o.put("pid", ProcessKey.pid(p.pid));
     o.put("comm", a.comm(p.runId, p.pid));
+    o.put("subject", a.isSubject(p));
     o.put("samples", p.samples);
     o.put("span_ns", Math.max(0, p.spanEndNs - p.spanStartNs));
     figures(o, p, SerialFraction.of(p.timeAtLoadNs));

@@ -26,6 +26,10 @@ public final class ConsoleSummary implements TextReport {
       sb.append(a.nothingLeftNote().isEmpty() ? "No process samples found.\n"
           : "No process samples found: " + a.nothingLeftNote() + ".\n");
     } else {
+      String subject = SubjectNote.of(a);
+      if (!subject.isEmpty()) {
+        sb.append(subject).append('\n');
+      }
       sb.append(Text.processHeader(a, h)).append('\n');
       String wall = WallView.wallLine(h);
       if (wall != null) {

@@ -32,6 +32,19 @@ final class FilteredOutProcesses {
     if (anyKept || left.isEmpty()) {
       return "";
     }
+    left.sort(Comparator.comparingLong(Left::samples).reversed()
+        .thenComparing(Left::runId).thenComparingInt(Left::pid));
+    List<String> biggest = new ArrayList<>();
+    for (Left l : left.subList(0, Math.min(LISTED, left.size()))) {
+      biggest.add(Printable.escape(l.name()) + " (pid " + ProcessKey.pid(l.pid()) + ", " + l.samples()
+          + (l.samples() == 1 ? " sample" : " samples") + (manyRuns ? ", run " + Printable.escape(l.runId()) : "") + ")");
+    }
+    return "no process matches " + selection(filters) + "; the biggest processes"
+        + " are: " + String.join(", ", biggest);
+  }
+
+  /** The --pid and --comm given ("--pid 7 and --comm ^a$"), or "" when neither was. */
+  static String selection(Filters filters) {
     List<String> asked = new ArrayList<>();
     if (filters.pids() != null) {
       Set<Integer> pids = new TreeSet<>(filters.pids());
@@ -40,14 +53,6 @@ final class FilteredOutProcesses {
     if (filters.commRegex() != null) {
       asked.add("--comm " + Printable.escape(filters.commRegex()));
     }
-    left.sort(Comparator.comparingLong(Left::samples).reversed()
-        .thenComparing(Left::runId).thenComparingInt(Left::pid));
-    List<String> biggest = new ArrayList<>();
-    for (Left l : left.subList(0, Math.min(LISTED, left.size()))) {
-      biggest.add(Printable.escape(l.name()) + " (pid " + ProcessKey.pid(l.pid()) + ", " + l.samples()
-          + (l.samples() == 1 ? " sample" : " samples") + (manyRuns ? ", run " + Printable.escape(l.runId()) : "") + ")");
-    }
-    return "no process matches " + String.join(" and ", asked) + "; the biggest processes"
-        + " are: " + String.join(", ", biggest);
+    return String.join(" and ", asked);
   }
 }

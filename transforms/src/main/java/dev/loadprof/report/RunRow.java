@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * One row of the per-run table (runs.txt, summary.json run_table, the console): a run and its
- * headline process, the one with most samples after the filters.
+ * headline process: after the filters, the subject's process with most samples (the program
+ * perf started, {@link Analysis#headline()}), else the process with most samples.
  *
  * @param headline null when no process of the run passed the filters
  * @param comm the headline's name, null without a headline
@@ -27,7 +28,7 @@ public record RunRow(RunInfo run, ProcessLoad headline, String comm) {
   /** As {@link Analysis#headline()}, within one run: pid 0 only when it is all there is. */
   static ProcessLoad headlineOf(Analysis a, String runId) {
     ProcessLoad idle = null;
-    for (ProcessLoad p : a.processes()) { // already most samples first
+    for (ProcessLoad p : a.processes()) { // already the subject first, then most samples
       if (!p.runId.equals(runId)) {
         continue;
       }

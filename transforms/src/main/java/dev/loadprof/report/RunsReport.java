@@ -24,7 +24,8 @@ public final class RunsReport implements TextReport {
   @Override
   public String render(Analysis a) {
     StringBuilder sb = new StringBuilder();
-    sb.append("# loadprof runs: the headline process of each run (most samples after filters);")
+    sb.append("# loadprof runs: the headline process of each run (the program perf started, else"
+        + " most samples, after filters);")
         .append(" wall = real time from samples; serial = time at load 1 / on-CPU wall time;")
         .append(" amdahl = 1 / serial\n");
     List<RunRow> rows = RunRow.of(a);

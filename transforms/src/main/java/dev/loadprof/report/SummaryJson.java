@@ -60,6 +60,7 @@ public final class SummaryJson implements Report {
       head.put("run_id", h.runId);
       head.put("pid", ProcessKey.pid(h.pid));
       head.put("comm", a.comm(h.runId, h.pid));
+      head.put("subject", a.isSubject(h));
     }
     ArrayNode runs = root.putArray("runs");
     for (RunInfo r : a.runs()) {
@@ -104,6 +105,13 @@ public final class SummaryJson implements Report {
         processes.add(process(a, p));
       }
     }
+    if (r.hasSubject()) {
+      ObjectNode subject = o.putObject("subject");
+      subject.put("pid", ProcessKey.pid(r.subjectPid));
+      subject.put("comm", r.processName(r.subjectPid));
+    } else {
+      o.putNull("subject");
+    }
     return o;
   }
 
@@ -124,6 +132,7 @@ public final class SummaryJson implements Report {
     if (p.threadStates != null) {
       threadStates(o.putObject("thread_states"), a, p);
     }
+    o.put("subject", a.isSubject(p));
     return o;
   }
 

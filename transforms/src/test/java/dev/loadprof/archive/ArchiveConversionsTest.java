@@ -27,9 +27,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.beam.sdk.util.CoderUtils;
@@ -119,30 +123,68 @@ class ArchiveConversionsTest {
   @ValueSource(strings = {PHASES, MIXED})
   void runInfoRoundTripsThroughManifest(String trace) throws IOException {
     RunInfo run = parse(trace, 1_000_000_000L).run();
+    assertTrue(run.hasSubject(), "perf record -- " + trace + ": the program perf started");
     run.warnings.add(0, "UNUSABLE: pretend");
     run.buildIds.put("/usr/lib/x86_64-linux-gnu/libc.so.6",
         "93ac61ec5a8eb1396f9fbd350e3169a558528a40");
-    RunManifestRecord manifest = ArchiveConversions.toManifest(run,
-        new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 3,
-            List.of(new BlockFileRecord("blocks/x/j-00000.avro", 12L)), "2026-11-20", "job1"));
+    RunManifestRecord manifest = manifestOf(run);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataFileWriter<RunManifestRecord> w =
         new DataFileWriter<>(new SpecificDatumWriter<>(RunManifestRecord.class))) {
       w.create(RunManifestRecord.getClassSchema(), bytes);
       w.append(manifest);
     }
-    RunManifestRecord read;
-    try (DataFileStream<RunManifestRecord> r = new DataFileStream<>(
-        new ByteArrayInputStream(bytes.toByteArray()),
-        new SpecificDatumReader<>(RunManifestRecord.class))) {
-      read = r.next();
-    }
+    RunManifestRecord read = readManifest(bytes.toByteArray());
     assertEquals(BlockBuilder.BLOCKS_VERSION, read.getBlocksVersion());
     RunInfo back = ArchiveConversions.fromManifest(read);
     assertEquals(run, back);
     assertEquals(run.health.counters().toString(), back.health.counters().toString());
     assertEquals(run.processNames.toString(), back.processNames.toString());
     assertEquals(run.buildIds, back.buildIds);
+  }
+
+  private static RunManifestRecord manifestOf(RunInfo run) {
+    return ArchiveConversions.toManifest(run,
+        new ArchiveConversions.Storage("sha256:00", null, 1_000_000_000L, 3,
+            List.of(new BlockFileRecord("blocks/x/j-00000.avro", 12L)), "2026-11-20", "job1"));
+  }
+
+  /** The manifest of an Avro file, in today's schema (older files are resolved to it). */
+  private static RunManifestRecord readManifest(byte[] file) throws IOException {
+    try (DataFileStream<RunManifestRecord> r = new DataFileStream<>(
+        new ByteArrayInputStream(file), new SpecificDatumReader<>(RunManifestRecord.class))) {
+      return r.next();
+    }
+  }
+
+  /** A manifest written before subject_pid existed reads as a run that names no subject. */
+  @Test
+  void aManifestWithoutTheSubjectReadsAsNoSubject() throws IOException {
+    RunInfo run = parse(PHASES, 1_000_000_000L).run();
+    RunManifestRecord manifest = manifestOf(run);
+    Schema current = RunManifestRecord.getClassSchema();
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : current.getFields()) {
+      if (!f.name().startsWith("subject_")) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    Schema older = Schema.createRecord(current.getName(), current.getDoc(),
+        current.getNamespace(), false, fields);
+    GenericData.Record written = new GenericData.Record(older);
+    for (Schema.Field f : older.getFields()) {
+      written.put(f.pos(), manifest.get(f.name()));
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataFileWriter<GenericRecord> w = new DataFileWriter<>(new GenericDatumWriter<>(older))) {
+      w.create(older, bytes);
+      w.append(written);
+    }
+    RunManifestRecord read = readManifest(bytes.toByteArray());
+    RunInfo back = ArchiveConversions.fromManifest(read);
+    assertEquals(RunInfo.NO_SUBJECT, back.subjectPid);
+    assertEquals(List.of(), new ArrayList<>(back.subjectPids));
+    assertEquals(run.processNames, back.processNames);
   }
 
   @Test

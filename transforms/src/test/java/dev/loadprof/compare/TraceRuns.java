@@ -68,7 +68,11 @@ final class TraceRuns {
         }
       }
     });
-    return new Analysis(runs, processes, stacks, LoadRange.ALL, groupBy);
+    Analysis analysis = new Analysis(runs, processes, stacks, LoadRange.ALL, groupBy);
+    if (comm != null) { // chosen as with --comm: compare compares these, not the subject
+      analysis.setProcessSelection("--comm " + comm.pattern());
+    }
+    return analysis;
   }
 
   /**

@@ -182,13 +182,14 @@ class ReportsTest {
     assertEquals(
         List.of("run_id", "source", "host", "sampling_event", "period_is_ns",
             "sample_interval_ns", "layout", "pid_source", "cpus", "start_ns", "end_ns", "health",
-            "records", "malformed_examples", "warnings", "unusable_reason", "processes"),
+            "records", "malformed_examples", "warnings", "unusable_reason", "processes",
+            "subject"),
         fieldNames(run));
     JsonNode p = run.get("processes").get(0);
     assertEquals(
         List.of("pid", "comm", "samples", "cpu_ns", "wall_ns", "time_at_load_ns",
             "cpu_histogram", "realtime_histogram", "avg_load", "health", "best_avg_load",
-            "top_functions", "load_timeline"),
+            "top_functions", "load_timeline", "subject"),
         fieldNames(p));
     assertEquals(2, root.get("runs").get(1).get("health").get("malformed_lines").asLong());
     assertEquals("cron", root.get("runs").get(1).get("processes").get(1).get("comm").asText());

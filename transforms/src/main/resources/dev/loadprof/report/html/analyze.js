@@ -9,7 +9,8 @@
 
   function label(i) {
     const p = D.processes[i];
-    return (D.runs.length > 1 ? p.run_id + ' · ' : '') + p.comm + ' (pid ' + p.pid + ')';
+    return (D.runs.length > 1 ? p.run_id + ' · ' : '') + p.comm + ' (pid ' + p.pid + ')'
+      + (p.subject ? ' · subject' : '');
   }
 
   function functionTable(rows) {
@@ -61,7 +62,7 @@
     const parts = [];
     parts.push(warnings(run));
     parts.push(el('section', { class: 'card', id: 'process-header' },
-      el('h2', null, p.comm + ' (pid ' + p.pid + ')'),
+      el('h2', null, p.comm + ' (pid ' + p.pid + ')' + (p.subject ? ' · subject' : '')),
       el('p', { class: 'sub', text: 'run ' + run.run_id + (run.host ? ' on ' + run.host : '') + ' · ' + run.source
         + (D.load_filter !== 'all' ? ' · load filter ' + D.load_filter + ' (functions and flame graph)' : '') }),
       header(p, run), health(run)));
@@ -199,7 +200,8 @@
     const title = el('div', { class: 'grow' },
       el('h1', { text: 'loadprof report' }),
       el('p', { class: 'sub', text: D.runs.length + (D.runs.length === 1 ? ' run' : ' runs') + ' · '
-        + D.processes.length + ' processes · loadprof ' + D.loadprof_version }));
+        + D.processes.length + ' processes · loadprof ' + D.loadprof_version }),
+      D.subject_note ? el('p', { class: 'note', id: 'subject-note', text: D.subject_note }) : null);
     const view = el('div', { id: 'process-view' });
     const select = el('select', { id: 'process-select', 'aria-label': 'run and process' },
       ...D.processes.map((p, i) => el('option', { value: i, text: label(i) })));
