@@ -4,7 +4,6 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.pipelines.E2e.Cli;
 import dev.loadprof.testtools.RequiredTools;
@@ -32,8 +31,7 @@ class PerfDataInputIT {
   @BeforeAll
   static void record() throws Exception {
     RequiredTools.require(RequiredTools.Tool.PERF);
-    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "system-wide recording needs root");
+    RequiredTools.requireRoot("a system-wide recording needs it");
     withCallChains = record("g.data", "-g");
     withoutCallChains = record("nog.data");
   }
