@@ -22,6 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link ProcessStacks}). Processes and stacks arrive already
  * filtered by pid/comm. The load filter is carried along but applies only to the profile, the
  * function table and the folded stacks: the load histograms must always see every load.
+ *
+ * <p>The reports read an analysis on all cores at once, so it is final once made: its lists are
+ * immutable, its runs' health is frozen (an add throws) and their warnings are immutable lists.
+ * Everything the runs and processes are to carry is set before it is made ({@link
+ * AnalysisAssembler}); only the function tables are made later, once each, in a concurrent map.
  */
 public final class Analysis {
   /** Most samples first, then run id, then pid: the order of processes in every output. */
@@ -41,8 +46,25 @@ public final class Analysis {
   /** Function tables made so far: several reports print the same process's. */
   private final Map<String, FunctionTable> functionTables = new ConcurrentHashMap<>();
   private final ProcessNames names;
-  private String nothingLeftNote = "";
-  private String sampleFilter = "";
+  private final String nothingLeftNote;
+  private final String sampleFilter;
+
+  /**
+   * Stacks per thread with frame addresses, sorted (as the profile keeps them), and the same
+   * summed per process and symbol stack, sorted: the part of making an analysis that is worth
+   * doing while something else runs.
+   */
+  public record SortedStacks(List<StackWeight> threadStacks, List<StackWeight> merged) {
+    public static SortedStacks of(List<StackWeight> stacks) {
+      List<StackWeight> t = new ArrayList<>(stacks);
+      TwoCoreSort.sort(t, StackOrder.STACKS);
+      // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
+      // which the sort merges; the sort's order is total on merged stacks, so the same either way.
+      List<StackWeight> s = ProcessStacks.merge(t);
+      TwoCoreSort.sort(s, StackOrder.STACKS);
+      return new SortedStacks(List.copyOf(t), List.copyOf(s));
+    }
+  }
 
   /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
@@ -60,28 +82,42 @@ public final class Analysis {
       List<StackWeight> stacks,
       LoadRange loadFilter,
       GroupBy groupBy) {
+    this(runs, processes, SortedStacks.of(stacks), loadFilter, groupBy, "", "");
+  }
+
+  /**
+   * @param sampleFilter the --tid, --cpu and --time selection applied, or ""
+   * @param nothingLeftNote why no process is left after the --pid/--comm filters, or ""
+   */
+  Analysis(
+      List<RunInfo> runs,
+      List<ProcessLoad> processes,
+      SortedStacks stacks,
+      LoadRange loadFilter,
+      GroupBy groupBy,
+      String sampleFilter,
+      String nothingLeftNote) {
     List<RunInfo> r = new ArrayList<>(runs);
     r.sort(Comparator.comparing(run -> run.runId));
     List<ProcessLoad> p = new ArrayList<>(processes);
     p.sort(PROCESS_ORDER);
-    List<StackWeight> t = new ArrayList<>(stacks);
-    TwoCoreSort.sort(t, StackOrder.STACKS);
-    // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
-    // which the sort merges; the sort's order is total on merged stacks, so the same either way.
-    List<StackWeight> s = ProcessStacks.merge(t);
-    TwoCoreSort.sort(s, StackOrder.STACKS);
-    this.threadStacks = List.copyOf(t);
+    this.threadStacks = stacks.threadStacks();
     this.runs = List.copyOf(r);
     this.processes = List.copyOf(p);
-    this.stacks = List.copyOf(s);
+    this.stacks = stacks.merged();
     this.loadFilter = loadFilter == null ? LoadRange.ALL : loadFilter;
     this.groupBy = groupBy == null ? GroupBy.NONE : groupBy;
+    this.sampleFilter = sampleFilter;
+    this.nothingLeftNote = nothingLeftNote;
     for (StackWeight w : this.stacks) {
       stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
     }
     this.names = new ProcessNames(this.runs, this.processes);
-    // Fold the runs' pending health adds now: from here on the reports only read, on all cores.
-    this.runs.forEach(run -> run.health.counters());
+    // From here on the reports only read, on all cores: nothing the runs carry changes again.
+    for (RunInfo run : this.runs) {
+      run.health.freeze();
+      run.warnings = List.copyOf(run.warnings);
+    }
   }
 
   /**
@@ -95,14 +131,6 @@ public final class Analysis {
   /** The --tid, --cpu and --time selection applied (SampleSelection.describe), or "". */
   public String sampleFilter() {
     return sampleFilter;
-  }
-
-  void setSampleFilter(String description) {
-    this.sampleFilter = description;
-  }
-
-  void setNothingLeftNote(String note) {
-    this.nothingLeftNote = note;
   }
 
   public List<RunInfo> runs() {
