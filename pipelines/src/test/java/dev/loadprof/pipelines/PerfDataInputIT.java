@@ -131,6 +131,24 @@ class PerfDataInputIT {
     assertBadInputByDefault(damaged, "records-native");
   }
 
+  /**
+   * Out of heap while reading perf.data (with -Xmx24m the kernel symbols' loading thread ran out
+   * first and printed the JVM's stack trace) is the one line that names the heap.
+   */
+  @Test
+  void outOfHeapIsOneLineWithoutAStackTrace() throws Exception {
+    Path log = dir.resolve("oom.log");
+    CliProcess.Result run = CliProcess.finish(CliProcess.start(java.util.Map.of(),
+        List.of("-Xmx24m"), log, "analyze", "-q", "-o", dir.resolve("oom").toString(),
+        withCallChains.toString()), log);
+    assertEquals(1, run.code(), run.output());
+    assertThat(run.output(), not(containsString("\tat ")));
+    assertThat(run.output(), not(containsString("Exception in thread")));
+    List<String> said = run.output().lines().filter(l -> l.startsWith("loadprof:")).toList();
+    assertEquals(1, said.size(), run.output());
+    assertThat(said.get(0), containsString("ran out of memory (Java heap space"));
+  }
+
   @Test
   void aRecordingWithoutCallChainsIsSaidOnce() {
     Cli without = analyze(withoutCallChains, "nog");
