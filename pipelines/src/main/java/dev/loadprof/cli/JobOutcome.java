@@ -124,7 +124,7 @@ final class JobOutcome {
     Throwable root = FailureCauses.root(e);
     String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     err.println("loadprof: the job failed: " + why + " (run again with --verbose for the"
-        + " runner's log)");
+        + " runner's log, --debug for its stack trace)");
     return ExitCode.JOB_FAILED;
   }
 

@@ -3,9 +3,9 @@ package dev.loadprof.pipelines;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.report.Reports;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -50,8 +50,7 @@ class LocalAnalysisTest {
    */
   @Test
   void perfDataThroughPerfScriptGivesTheSameOutputsAsTheDirectRunner() throws Exception {
-    assumeTrue(new ProcessBuilder("perf", "--version").start().waitFor() == 0,
-        "perf is not installed");
+    RequiredTools.require(RequiredTools.Tool.PERF);
     same(List.of("--perf-data-reader", "perf-script"), false, shippedPerfData().toString());
   }
 

@@ -33,14 +33,10 @@ class RecordIT {
 
   @BeforeAll
   static void buildWorkloads() throws Exception {
-    RequiredTools.require(RequiredTools.Tool.PERF);
-    assumeTrue(new String(Files.readAllBytes(Path.of("/proc/self/status")))
-        .lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
-    Path sources = repoRoot().resolveSibling("shared/workloads");
-    if (!Files.isDirectory(sources)) {
-      sources = Path.of("/work/shared/workloads");
-    }
-    assumeTrue(Files.isDirectory(sources), "no ../shared/workloads");
+    RequiredTools.require(RequiredTools.Tool.PERF, RequiredTools.Tool.MAKE,
+        RequiredTools.Tool.GCC);
+    RequiredTools.requireRoot("system-wide recordings and runuser nobody need it");
+    Path sources = RequiredTools.workloads();
     workloads = shared.resolve("wl");
     assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString())));
     assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));

@@ -70,7 +70,7 @@ final class TraceRuns {
     });
     Analysis analysis = new Analysis(runs, processes, stacks, LoadRange.ALL, groupBy);
     if (comm != null) { // chosen as with --comm: compare compares these, not the subject
-      analysis.setProcessSelection("--comm " + comm.pattern());
+      analysis = analysis.withProcessSelection("--comm " + comm.pattern());
     }
     return analysis;
   }

@@ -2,13 +2,14 @@ package dev.loadprof.perfdata.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.PerfScriptDecoder;
 import dev.loadprof.perfdata.symbols.SymbolSources;
+import dev.loadprof.testtools.RequiredTools.Tool;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
@@ -32,11 +33,9 @@ class NativeReaderAgainstPerfScriptTest {
 
   @BeforeAll
   static void buildWorkloads() throws Exception {
-    assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
-    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
-    Path sources = Path.of("/work/shared/workloads");
-    assumeTrue(Files.isDirectory(sources), "no /work/shared/workloads");
+    RequiredTools.require(Tool.PERF, Tool.MAKE, Tool.GCC);
+    RequiredTools.requireRoot("perf record -a with sched tracepoints needs it");
+    Path sources = RequiredTools.workloads();
     workloads = dir.resolve("wl");
     assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString())));
     assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));
