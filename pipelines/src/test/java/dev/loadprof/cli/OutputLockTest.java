@@ -64,9 +64,9 @@ class OutputLockTest {
 
   @Test
   void theHoldersCommandIsTheCliArgumentsAfterItsClass() {
-    assertEquals("loadprof analyze x.txt -o out", OutputLock.command(new String[] {"-Xmx2g",
-        "-cp", "a.jar", LoadprofCli.class.getName(), "analyze", "x.txt", "-o", "out"}));
-    assertEquals("", OutputLock.command(new String[] {"-cp", "surefire.jar", "Booter"}));
+    assertEquals("loadprof analyze x.txt -o out", OutputLock.command(LoadprofCli.class
+        .getName() + " analyze x.txt -o out"));
+    assertEquals("", OutputLock.command("org.apache.maven.surefire.booter.ForkedBooter x"));
   }
 
   /** Two JVMs started together, twice; {@link OutputLockIT} runs 20 rounds at all timings. */
