@@ -42,7 +42,8 @@ class StoppedPublishTest {
     ChildJvm.Result r = interruptedAt(out, 4); // after the journal and one move
     assertEquals(ExitCode.STOPPED, r.exit(), r.stderr());
     assertTrue(r.stdout().contains("Outputs in " + out + "/")
-        || r.stderr().contains("the outputs were published in " + out + "/"),
+        ? r.stderr().contains("loadprof: stopped after the outputs were published in " + out)
+        : r.stderr().contains("loadprof: stopped: the outputs were published in " + out + "/"),
         r.stdout() + r.stderr());
     assertEquals(merge(NEW, USERS), files(out), "no lock file, no staging left either");
   }
