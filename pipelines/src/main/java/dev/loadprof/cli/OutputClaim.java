@@ -116,8 +116,8 @@ final class OutputClaim implements AutoCloseable {
       String by = PublishJournal.recover(dir);
       if (by != null) {
         err.println("loadprof: " + out + " was left half-published by " + by + "; finished"
-            + " that publish: " + out + " holds that job's outputs until this job's replace"
-            + " them");
+            + " that publish (" + out + " holds that job's outputs until this job replaces"
+            + " them)");
       }
     } catch (IOException e) {
       throw new UsageException("--out " + out + " holds a publish that a stopped job left and"
@@ -241,7 +241,8 @@ final class OutputClaim implements AutoCloseable {
             + " publish (" + PublishJournal.FILE + ")";
         case PUBLISHED -> "stopped: the outputs were published in " + out + "/ (the summary"
             + " was not printed)";
-        default -> null; // told, failed (said by the job) or closed
+        case TOLD -> "stopped after the outputs were published in " + out + "/";
+        default -> null; // failed (said by the job) or closed
       };
       if (said != null) {
         err.println("loadprof: " + said);

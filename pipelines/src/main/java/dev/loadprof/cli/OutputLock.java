@@ -203,23 +203,23 @@ final class OutputLock {
 
   /** This job for the user: "pid N (loadprof ARGS, started T)". */
   static String describeThisJob() {
-    ProcessHandle self = ProcessHandle.current();
-    StringBuilder t = new StringBuilder("pid " + self.pid());
-    String command = command(self.info().arguments().orElse(new String[0]));
+    String command = command(System.getProperty("sun.java.command", ""));
     String started = LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS).format(STARTED);
-    t.append(" (").append(command.isEmpty() ? "" : command + ", ").append("started ")
-        .append(started).append(')');
-    return t.toString();
+    return "pid " + ProcessHandle.current().pid() + " (" + (command.isEmpty() ? "" : command
+        + ", ") + "started " + started + ")";
   }
 
-  /** "loadprof ARGS" from the JVM's arguments (after the CLI's class), cut at 120 chars. */
-  static String command(String[] jvmArgs) {
-    List<String> args = List.of(jvmArgs);
-    int main = args.indexOf(LoadprofCli.class.getName());
-    if (main < 0) {
+  /**
+   * "loadprof ARGS" from the JVM's main class and arguments (the launcher's property
+   * sun.java.command; ProcessHandle has no arguments of a JVM with a long classpath), cut at
+   * 120 chars; empty when the CLI is not the main class (a test).
+   */
+  static String command(String javaCommand) {
+    String main = LoadprofCli.class.getName();
+    if (!javaCommand.startsWith(main + " ")) {
       return "";
     }
-    String command = "loadprof " + String.join(" ", args.subList(main + 1, args.size()));
+    String command = "loadprof " + javaCommand.substring(main.length() + 1).strip();
     return command.length() <= 120 ? command : command.substring(0, 117) + "...";
   }
 

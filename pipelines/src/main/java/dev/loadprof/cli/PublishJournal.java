@@ -36,7 +36,10 @@ final class PublishJournal {
   static final String FILE = ".loadprof-publish";
   /** The journal before its rename: debris of a job killed before it decided to publish. */
   static final String TMP = WriteReports.TMP_PREFIX + "publish";
-  /** Test only: "K:halt" halts the JVM before step K, "K:pause:FILE" creates FILE, waits 2 s. */
+  /**
+   * Test only: "K:halt" halts the JVM before step K (as kill -9 would), "K:pause:FILE" creates
+   * FILE there and waits until the test deletes it (2 minutes at most).
+   */
   static final String STEP_PROPERTY = "loadprof.test.publishStep";
   private static final String HEADER = "loadprof publish journal 1";
 
@@ -246,10 +249,13 @@ final class PublishJournal {
       String action = spec.substring(spec.indexOf(':') + 1);
       if (action.equals("halt")) {
         Runtime.getRuntime().halt(137); // as kill -9: no hook, no finally
-      } else if (action.startsWith("pause:")) {
+      } else if (action.startsWith("pause:")) { // until the test deletes the file
+        Path file = Path.of(action.substring(6));
         try {
-          Files.writeString(Path.of(action.substring(6)), "at publish step " + at + "\n");
-          Thread.sleep(2000);
+          Files.writeString(file, "at publish step " + at + "\n");
+          for (int i = 0; i < 6000 && Files.exists(file); i++) {
+            Thread.sleep(20);
+          }
         } catch (IOException | InterruptedException e) {
           throw new IllegalStateException(e);
         }

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * that run two at once, kill one (-Dloadprof.test.publishStep) or stop one with SIGINT.
  *
  * <pre>
- *   hold DIR MILLIS           claims DIR and holds it; exit 99 if another holder is inside
+ *   hold DIR MILLIS|FILE      claims DIR and holds it MILLIS ms or until FILE is deleted;
+ *                             exit 99 if another holder is inside
  *   publish DIR NAME=TEXT...  claims DIR and publishes the files NAME with TEXT into it
  * </pre>
  * Exit 2 with the message when DIR is in use, as the CLI; 130 when stopped.
@@ -41,7 +42,7 @@ final class ClaimDriver {
     String out = args[1];
     try (OutputClaim claim = OutputClaim.take(out, System.err)) {
       if (args[0].equals("hold")) {
-        return hold(Path.of(out), Long.parseLong(args[2]));
+        return hold(Path.of(out), args[2]);
       }
       List<String> names = new ArrayList<>();
       Path staging = Path.of(claim.staging());
@@ -60,8 +61,11 @@ final class ClaimDriver {
     }
   }
 
-  /** Holds the claim; a second holder at the same time is caught by the marker file. */
-  private static int hold(Path out, long millis) throws IOException, InterruptedException {
+  /**
+   * Holds the claim for {@code until} ms, or until the file {@code until} is deleted; a second
+   * holder at the same time is caught by the marker file.
+   */
+  private static int hold(Path out, String until) throws IOException, InterruptedException {
     Path inside = out.resolve(INSIDE);
     try {
       Files.writeString(inside, ProcessHandle.current().pid() + "\n",
@@ -71,7 +75,14 @@ final class ClaimDriver {
       return 99;
     }
     System.out.println("holding");
-    TimeUnit.MILLISECONDS.sleep(millis);
+    System.out.flush();
+    if (until.matches("\\d+")) {
+      TimeUnit.MILLISECONDS.sleep(Long.parseLong(until));
+    } else {
+      for (int i = 0; i < 6000 && Files.exists(Path.of(until)); i++) {
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+    }
     Files.delete(inside);
     return ExitCode.OK;
   }
