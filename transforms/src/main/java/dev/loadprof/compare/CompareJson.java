@@ -13,7 +13,7 @@ import java.io.OutputStream;
 /** compare.json; the schema is in COMPARE_SCHEMA.md beside this file. */
 public final class CompareJson implements CompareWriter {
   public static final String FILE_NAME = "compare.json";
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.2.0";
 
   static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -107,8 +107,9 @@ public final class CompareText implements CompareWriter {
    */
   static void table(StringBuilder sb, List<MetricComparison> rows, boolean changes) {
     ConsoleTable t = changes
-        ? new ConsoleTable("", "metric", "baseline", "candidate", "delta", "p", "n", "kind")
-        : new ConsoleTable("", "metric", "baseline", "candidate", "delta", "interval", "p", "n");
+        ? new ConsoleTable(true, "", "metric", "baseline", "candidate", "delta", "p", "n", "kind")
+        : new ConsoleTable(false, "", "metric", "baseline", "candidate", "delta", "interval", "p",
+            "n");
     for (MetricComparison r : rows) {
       String entity = r.key().entityName();
       String metric = r.metric().id();

@@ -19,12 +19,17 @@ final class ConsoleTable {
   private static final String DETAIL_WRAP_INDENT = "      ";
 
   private final String[] header;
+  private final boolean textLast;
   private final List<String[]> rows = new ArrayList<>();
   private final List<String> details = new ArrayList<>();
 
-  /** The first column is the label, left-aligned; the others are right-aligned. */
-  ConsoleTable(String... header) {
+  /**
+   * The first column is the label, left-aligned; the others are right-aligned, but the last
+   * when textLast (a word such as the kind of a change).
+   */
+  ConsoleTable(boolean textLast, String... header) {
     this.header = header.clone();
+    this.textLast = textLast;
   }
 
   /** A row; detail (null for none) is printed below it. */
@@ -46,7 +51,9 @@ final class ConsoleTable {
       figures += GAP + width[i];
     }
     int labelRoom = Math.max(header[0].length(), WIDTH - figures);
-    TextTable t = TextTable.labelsThenFigures();
+    boolean[] right = new boolean[header.length];
+    java.util.Arrays.fill(right, 1, header.length - (textLast ? 1 : 0), true);
+    TextTable t = new TextTable(right);
     t.add(header);
     List<String> ownLine = new ArrayList<>();
     for (String[] row : rows) {
@@ -84,14 +91,22 @@ final class ConsoleTable {
     return all;
   }
 
-  /** The text on lines of at most WIDTH, broken at spaces (a longer word stays whole). */
+  /** A row's detail on lines of at most WIDTH, broken at spaces. */
   static void wrap(StringBuilder out, String text) {
-    StringBuilder line = new StringBuilder(DETAIL_INDENT);
+    wrap(out, text, DETAIL_INDENT, DETAIL_WRAP_INDENT);
+  }
+
+  /**
+   * The text after indent on lines of at most WIDTH, broken at spaces (a longer word stays
+   * whole), the lines after the first after wrapIndent.
+   */
+  static void wrap(StringBuilder out, String text, String indent, String wrapIndent) {
+    StringBuilder line = new StringBuilder(indent);
     boolean empty = true;
     for (String word : text.split(" ")) {
       if (!empty && line.length() + 1 + word.length() > WIDTH) {
         out.append(line).append('\n');
-        line = new StringBuilder(DETAIL_WRAP_INDENT);
+        line = new StringBuilder(wrapIndent);
         empty = true;
       }
       line.append(empty ? "" : " ").append(word);

@@ -11,7 +11,7 @@ import java.util.Map;
 /** nightly.json; the schema is in NIGHTLY_SCHEMA.md beside this file. */
 public final class NightlyJson implements NightlyWriter {
   public static final String FILE_NAME = "nightly.json";
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.2.0";
 
   @Override
   public String fileName() {

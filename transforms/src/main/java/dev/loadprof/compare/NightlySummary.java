@@ -61,7 +61,8 @@ final class NightlySummary implements NightlyWriter {
       int others = n.changePoints().size() - realTime.size();
       sb.append("Real-time change points").append(others == 0 ? ""
           : " (" + others + " more of other figures in nightly.json)").append(":\n");
-      ConsoleTable t = new ConsoleTable("", "night", "before", "after", "delta", "kind");
+      ConsoleTable t = new ConsoleTable(true, "", "night", "before", "after", "delta",
+          "kind");
       for (ChangePoint cp : realTime) {
         t.add(CompareText.cause(cp.attribution()), cp.key().entityName(),
             cp.night().toString(), Metric.REAL_TIME.format(cp.before()),
@@ -75,7 +76,7 @@ final class NightlySummary implements NightlyWriter {
     CompareSummary.verdict(sb, n.verdict(), n.settings().compare(), !n.changes().isEmpty());
     String still = stillChanged(n);
     if (still != null) {
-      sb.append("  ").append(still).append('\n');
+      ConsoleTable.wrap(sb, still, "  ", "  ");
     }
     return sb.toString();
   }
