@@ -30,6 +30,7 @@ final class AnalyzeCommand implements JobCommand {
       throws UsageException {
     List<String> given = inputs.required(SYNOPSIS);
     EarlyRejection.missingLocalTraces(given);
+    EarlyRejection.unreadableLocalTraces(given);
     Integer notPerfScript = EarlyRejection.allNotPerfScript(given, parsing.windowNs(), err);
     if (notPerfScript != null) {
       return notPerfScript;

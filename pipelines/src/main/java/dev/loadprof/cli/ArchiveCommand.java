@@ -53,6 +53,7 @@ final class ArchiveCommand implements JobCommand {
       throw new UsageException("archive needs -o/--out ARCHIVE; usage: " + SYNOPSIS);
     }
     List<String> traces = inputs.required(SYNOPSIS);
+    EarlyRejection.unreadableLocalTraces(traces);
     PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(traces, output.out));
     AnalyzeSettings.Builder builder = AnalyzeSettings.builder(output.out);

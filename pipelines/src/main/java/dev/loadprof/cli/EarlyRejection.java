@@ -2,6 +2,7 @@ package dev.loadprof.cli;
 
 import dev.loadprof.block.NotPerfScript;
 import dev.loadprof.model.RunInfo;
+import dev.loadprof.parse.LocalInputs;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.report.Printable;
@@ -17,7 +18,8 @@ import java.util.Optional;
 /**
  * Inputs refused before Beam's options registry or any pipeline is built, in plain Java, so
  * that a typo or a wrong file costs a fraction of a second instead of a job's start-up: a local
- * trace that does not exist, and inputs that are all local files without a single perf record.
+ * trace that does not exist or cannot be read, and inputs that are all local files without a
+ * single perf record.
  */
 final class EarlyRejection {
   private EarlyRejection() {}
@@ -28,6 +30,23 @@ final class EarlyRejection {
       if (Inputs.isLocalLiteral(spec) && !TraceFiles.isStream(spec)
           && !Files.exists(Paths.get(spec))) {
         throw Inputs.noSuchTrace(spec);
+      }
+    }
+  }
+
+  /**
+   * A local input that cannot be read as a trace (a character device such as /dev/zero, a
+   * socket, a file this user may not read): one line that names it, at once, instead of a read
+   * that never ends or fails late (exit 1). FIFOs are checked where they are opened.
+   */
+  static void unreadableLocalTraces(List<String> given) throws UsageException {
+    for (String spec : given) {
+      if (Inputs.isLocalLiteral(spec) && !spec.equals(TraceFiles.STDIN)
+          && Files.exists(Paths.get(spec))) {
+        String why = LocalInputs.whyUnreadable(spec);
+        if (why != null) {
+          throw new UsageException(why);
+        }
       }
     }
   }

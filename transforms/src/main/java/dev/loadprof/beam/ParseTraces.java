@@ -6,6 +6,7 @@ import dev.loadprof.archive.NightRule;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.report.Printable;
+import dev.loadprof.parse.LocalInputs;
 import dev.loadprof.parse.ParallelTextParser;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
@@ -328,12 +329,16 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       boolean stream = TraceFiles.isStream(path);
       InputStream raw;
       long size = 0;
-      if (stream) {
-        raw = TraceFiles.openStream(path);
-      } else {
-        MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
-        raw = Channels.newInputStream(FileSystems.open(file.resourceId()));
-        size = file.sizeBytes();
+      try {
+        if (stream) {
+          raw = TraceFiles.openStream(path);
+        } else {
+          MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
+          raw = Channels.newInputStream(FileSystems.open(file.resourceId()));
+          size = file.sizeBytes();
+        }
+      } catch (IOException e) {
+        throw LocalInputs.unreadable(path, e); // a file this user may not read: bad input
       }
       try (ProgressStream counted = new ProgressStream(raw, path, size);
           InputStream text = TraceFiles.open(counted)) {
