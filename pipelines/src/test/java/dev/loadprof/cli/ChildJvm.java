@@ -32,7 +32,7 @@ final class ChildJvm {
     List<String> command = new ArrayList<>(List.of("perl", "-e",
         "$SIG{INT} = 'DEFAULT'; exec @ARGV",
         ProcessHandle.current().info().command().orElse("java"), "-Xmx256m",
-        "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+        "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData"));
     command.addAll(props);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
     command.addAll(List.of(args));
