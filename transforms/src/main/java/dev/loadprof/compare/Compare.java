@@ -159,6 +159,10 @@ public final class Compare {
    * most alpha. nightly asks this every night, of every function, so it needs the control; the
    * other figures explain the real-time ones and keep their own p.
    */
+  /** What the note on the figures judged together says after their number. */
+  static final String HOLM_NOTE = " real-time figures past the absolute threshold are judged"
+      + " together (Holm's adjustment of their p-values)";
+
   static Comparison withHolm(Comparison c) {
     List<Integer> family = family(c);
     double[] p = new double[family.size()];
@@ -172,8 +176,7 @@ public final class Compare {
           c.settings().alpha()));
     }
     List<String> notes = new ArrayList<>(c.notes());
-    notes.add(p.length + " real-time figures past the absolute threshold are judged together"
-        + " (Holm's adjustment of their p-values)");
+    notes.add(p.length + HOLM_NOTE);
     return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(), rows,
         notes);
   }

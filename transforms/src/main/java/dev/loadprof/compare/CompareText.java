@@ -192,8 +192,12 @@ public final class CompareText implements CompareWriter {
         signed(a.parallelismPartNs()), others, moved);
   }
 
+  /** "p=0.008"; "p<0.001" below what three decimals show. */
   static String p(MetricComparison r) {
-    return r.pValue() == null ? "-" : f("p=%.3f", r.pValue());
+    if (r.pValue() == null) {
+      return "-";
+    }
+    return r.pValue() < 0.0005 ? "p<0.001" : f("p=%.3f", r.pValue());
   }
 
   static String signed(double ns) {

@@ -54,7 +54,7 @@ final class NightlyLatest {
     }
     List<String> notes = new ArrayList<>();
     notes.add(String.format(Locale.ROOT, "the latest night's value of each figure (the median of"
-        + " its %d runs) is judged against the %.0f%% prediction interval of the %d earlier"
+        + " its runs, %d) is judged against the %.0f%% prediction interval of the %d earlier"
         + " nights' values (one per night, the median of its runs; assumes roughly normal"
         + " night-to-night noise)", latestRuns.size(), 100 * (1 - s.alpha()), earlier.size()));
     notes.addAll(RunPresence.notes(presence.values(), byRun, s));

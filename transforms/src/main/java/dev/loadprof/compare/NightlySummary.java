@@ -43,6 +43,24 @@ final class NightlySummary implements NightlyWriter {
 
   static final int STILL_NAMED = 3;
 
+  /**
+   * A benchmark's latest comparison's notes for the console: how its latest night is judged
+   * (which test, and why when the rank test cannot reach the level), runs a process did not
+   * run in, and who took the CPUs; the count of figures judged together stays in nightly.json.
+   */
+  static List<String> latestNotes(String benchmark, Comparison c) {
+    List<String> out = new java.util.ArrayList<>();
+    List<String> takers = Interference.takerNotes(c.notes());
+    for (String note : c.notes()) {
+      if (takers.contains(note)) {
+        out.add(note);
+      } else if (!note.endsWith(Compare.HOLM_NOTE)) {
+        out.add("benchmark " + benchmark + ": " + note);
+      }
+    }
+    return out;
+  }
+
   static String render(Nightly n) {
     StringBuilder sb = new StringBuilder();
     sb.append("Latest night ").append(n.latestNight()).append("; ");
@@ -50,7 +68,7 @@ final class NightlySummary implements NightlyWriter {
         .map(e -> e.getKey() + " (" + e.getValue().size() + " nights)").toList();
     sb.append("benchmarks: ").append(String.join(", ", benchmarks)).append(".\n");
     List<String> notes = new java.util.ArrayList<>(n.notes());
-    n.latest().values().forEach(c -> notes.addAll(Interference.takerNotes(c.notes())));
+    n.latest().forEach((benchmark, c) -> notes.addAll(latestNotes(benchmark, c)));
     CompareSummary.appendCommon(sb, n.excluded(), notes);
     List<ChangePoint> realTime = n.changePoints().stream()
         .filter(cp -> cp.key().metric().isRealTime()).toList();
