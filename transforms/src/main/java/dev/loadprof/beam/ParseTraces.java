@@ -19,7 +19,6 @@ import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.ArrayList;
@@ -169,19 +168,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       return runs.excludedRun(path); // its bytes are read as the other run's
     }
     List<PieceTask> planned = DecodePerfData.plan(path, decodePieces, splitBy, perfDataReading);
-    List<PieceTask> pieces = new ArrayList<>();
-    try {
-      planned.parallelStream().map(task -> {
-        try {
-          return DecodePerfData.decode(path, task);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).forEachOrdered(pieces::add);
-    } catch (UncheckedIOException e) {
-      PieceTexts.delete(pieces);
-      throw e.getCause();
-    }
+    List<PieceTask> pieces = LocalDecode.all(planned, task -> DecodePerfData.decode(path, task));
     return ParseFn.read(path, runs.runId(path), pieces, windowNs, samplingEvent, parseThreads,
         logWarnings, blocks, windowsComplete);
   }
