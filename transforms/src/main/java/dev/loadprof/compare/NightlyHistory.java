@@ -4,6 +4,7 @@ import dev.loadprof.compare.stats.EDivisive;
 import dev.loadprof.compare.stats.OrderStatistics;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.GroupBy;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -33,6 +34,15 @@ public final class NightlyHistory {
    *     matches nothing
    */
   public static Nightly nightly(Analysis all, NightlySettings s) {
+    return nightly(all, RunMetrics.of(all, groupOf(all.groupBy())), s);
+  }
+
+  /**
+   * The same from the figures of each run already taken ({@link RunMetrics} of each run with
+   * {@link #groupOf}), so that {@code all} needs no stacks (NightlyJob's runs kept one by one).
+   */
+  static Nightly nightly(Analysis all, Map<String, Map<SeriesKey, Double>> figures,
+      NightlySettings s) {
     Compare.requireSelectedProcesses(all);
     List<ExcludedRun> excluded = new ArrayList<>();
     Map<String, LocalDate> nightOf = new HashMap<>();
@@ -59,9 +69,8 @@ public final class NightlyHistory {
           + " runs; name traces with a date (e.g. bench-2026-11-01.txt.gz) or record them with"
           + " perf's header (perf script --header)");
     }
-    RunMetrics.GroupOf groupOf = all.groupBy().isNone()
-        ? (run, comm) -> Nights.benchmarkOf(run.runId) : all.groupBy()::groupOf;
-    Map<String, Map<SeriesKey, Double>> byRun = new TreeMap<>(RunMetrics.of(all, groupOf));
+    RunMetrics.GroupOf groupOf = groupOf(all.groupBy());
+    Map<String, Map<SeriesKey, Double>> byRun = new TreeMap<>(figures);
     byRun.keySet().retainAll(nightOf.keySet());
 
     // benchmark -> night -> runs
@@ -112,6 +121,11 @@ public final class NightlyHistory {
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
     return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
         below[1], latest, excluded, notes);
+  }
+
+  /** A process's benchmark: the run id without its date, unless --group-by says otherwise. */
+  static RunMetrics.GroupOf groupOf(GroupBy groupBy) {
+    return groupBy.isNone() ? (run, comm) -> Nights.benchmarkOf(run.runId) : groupBy::groupOf;
   }
 
   /**

@@ -43,6 +43,8 @@ public final class Analysis {
   private final ProcessNames names;
   private String nothingLeftNote = "";
   private String sampleFilter = "";
+  /** The processes the --pid/--comm filters left out, to tell the note of many runs again. */
+  private FilteredOutProcesses filteredOut = new FilteredOutProcesses();
 
   /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
@@ -103,6 +105,14 @@ public final class Analysis {
 
   void setNothingLeftNote(String note) {
     this.nothingLeftNote = note;
+  }
+
+  FilteredOutProcesses filteredOut() {
+    return filteredOut;
+  }
+
+  void setFilteredOut(FilteredOutProcesses filteredOut) {
+    this.filteredOut = filteredOut;
   }
 
   public List<RunInfo> runs() {

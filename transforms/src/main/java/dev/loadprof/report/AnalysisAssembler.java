@@ -116,6 +116,7 @@ public final class AnalysisAssembler {
     }
     analysis.setNothingLeftNote(
         filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1));
+    analysis.setFilteredOut(filteredOut);
     return analysis;
   }
 
