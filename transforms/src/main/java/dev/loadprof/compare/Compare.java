@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * loadprof compare without the CLI: one analysis of all runs, each run on a side.
- * Runs with health warnings are left out and listed; processes match by name across runs, and
+ * Runs with health warnings are left out and listed (perf's lost records only when they matter,
+ * {@link RecordLossRule}); processes match by name across runs, and
  * by group when the analysis has a --group-by.
  */
 public final class Compare {
@@ -27,13 +28,15 @@ public final class Compare {
     List<String> baseline = new ArrayList<>();
     List<String> candidate = new ArrayList<>();
     List<ExcludedRun> excluded = new ArrayList<>();
+    List<String> lossNotes = new ArrayList<>();
+    Map<String, long[]> spans = RecordLossRule.spans(all);
     for (RunInfo r : all.runs()) {
       Side side = sideByRun.get(r.runId);
       if (side == null) {
         throw new CompareInputException("run " + r.runId + " (" + r.source + ") is neither"
             + " a baseline nor a candidate run");
       }
-      ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
+      ExcludedRun bad = ExcludedRun.judge(r, spans.get(r.runId), s, lossNotes);
       if (bad != null) {
         excluded.add(bad);
       } else {
@@ -44,7 +47,13 @@ public final class Compare {
     requireRuns("candidate", candidate, excluded);
     RunMetrics.GroupOf groupOf = groupOf(all.groupBy());
     Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf);
-    return withTakers(all, groupOf, compare(byRun, baseline, candidate, excluded, s));
+    Comparison c = withTakers(all, groupOf, compare(byRun, baseline, candidate, excluded, s));
+    if (lossNotes.isEmpty()) {
+      return c;
+    }
+    lossNotes.addAll(c.notes()); // what was lost, beside the runs, before the other notes
+    return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(),
+        c.rows(), lossNotes);
   }
 
   /** The comparison with notes naming the processes that took the CPUs of interfered ones. */

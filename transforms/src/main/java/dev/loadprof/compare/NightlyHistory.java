@@ -47,8 +47,11 @@ public final class NightlyHistory {
     List<ExcludedRun> excluded = new ArrayList<>();
     Map<String, LocalDate> nightOf = new HashMap<>();
     Map<String, String> doubtful = new TreeMap<>(); // run -> why its night is in doubt
+    List<String> notes = new ArrayList<>();
+    Map<String, long[]> spans = RecordLossRule.spans(all);
     for (RunInfo r : all.runs()) {
-      ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
+      List<String> lossNote = new ArrayList<>(1); // said of a run that is kept
+      ExcludedRun bad = ExcludedRun.judge(r, spans.get(r.runId), s.compare(), lossNote);
       LocalDate night = Nights.of(r);
       if (bad != null) {
         excluded.add(bad);
@@ -57,12 +60,12 @@ public final class NightlyHistory {
             + " YYYYMMDD) and the trace header no '# captured on' line"));
       } else {
         nightOf.put(r.runId, night);
+        notes.addAll(lossNote);
         if (r.nightDoubt != null && !r.nightDoubt.isEmpty()) {
           doubtful.put(r.runId, r.nightDoubt);
         }
       }
     }
-    List<String> notes = new ArrayList<>();
     leaveDoubtfulOutOfLatest(nightOf, doubtful, excluded, notes);
     if (nightOf.isEmpty()) {
       throw new CompareInputException("no healthy run with a night among " + all.runs().size()
