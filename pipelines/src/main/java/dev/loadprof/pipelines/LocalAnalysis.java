@@ -12,12 +12,16 @@ import dev.loadprof.progress.JobProgress;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.AnalysisWriter;
+import dev.loadprof.report.Filters;
+import dev.loadprof.report.RunByRunWriter;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner: the same
@@ -50,41 +54,75 @@ public final class LocalAnalysis {
 
   /**
    * Also reads {@code archives} (local archive directories) as {@link ReadArchive} does: each
-   * archived run's blocks are read whole, then its windows joined.
+   * archived run's blocks are read whole, then its windows joined. A {@link RunByRunWriter}
+   * (nightly) gets each run assembled alone as soon as its windows are joined, and keeps its
+   * part of it: memory then holds one run's whole analysis, not every run's.
    */
   public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer) throws IOException {
     JOBS.incrementAndGet();
-    ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
-        .withRuns(TraceRuns.of(traces));
     SampleSelection selection = AnalyzePipeline.samples(settings);
+    Filters filters = AnalyzePipeline.filters(settings, selection);
     Map<String, RunInfo> runs = new LinkedHashMap<>();
-    Analysis analysis;
-    try (WindowJoiner joiner = new WindowJoiner(selection)) {
-      for (String path : traces) { // one after the other; each one's text is parsed on all cores
-        WindowJoiner.Trace windows = joiner.trace();
-        RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
-        runs.put(info.runId, info);
-        windows.finish(info);
+    if (writer instanceof RunByRunWriter<?> byRun) {
+      runByRun(traces, archives, settings, selection, filters, byRun, runs);
+    } else {
+      Analysis analysis;
+      try (WindowJoiner joiner = new WindowJoiner(selection)) {
+        readAll(traces, archives, settings, joiner, runs, info -> { });
+        JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
+        Map<String, ProcessAccumulator> processes = joiner.processes();
+        JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
+        analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), joiner.health(),
+            new ArrayList<>(processes.values()), filters);
       }
-      for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
-          RunSelection.parse(settings.nights(), settings.hosts()))) {
-        runs.put(run.info().runId, run.info());
-        WindowJoiner.Trace windows = joiner.trace();
-        ReadArchive.readBlocksLocally(run, block -> {
-          JobProgress.expect(JobProgress.Stage.JOINING, 1);
-          windows.add(block);
-        });
-        windows.finish(run.info());
-      }
-      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
-      Map<String, ProcessAccumulator> processes = joiner.processes();
-      JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
-      analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), joiner.health(),
-          new ArrayList<>(processes.values()), AnalyzePipeline.filters(settings, selection));
+      WriteReports.writeAtomically(analysis, settings.out(), writer);
     }
-    WriteReports.writeAtomically(analysis, settings.out(), writer);
     JobProgress.advance(JobProgress.Stage.WRITING, 1);
     return runs.values().stream().filter(RunInfo::isUnusable).count();
+  }
+
+  private static <K> void runByRun(List<String> traces, List<String> archives,
+      AnalyzeSettings settings, SampleSelection selection, Filters filters,
+      RunByRunWriter<K> writer, Map<String, RunInfo> runs) throws IOException {
+    List<K> kept = Collections.synchronizedList(new ArrayList<>());
+    try (WindowJoiner joiner = new WindowJoiner(selection)) {
+      // Assembled on the joining thread while the next run is read.
+      readAll(traces, archives, settings, joiner, runs, info -> joiner.whenJoined(info.runId,
+          (accs, health) -> kept.add(writer.keep(
+              AnalysisAssembler.assemble(List.of(info), health, accs, filters)))));
+      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
+      joiner.processes(); // every run joined and kept
+      JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
+    }
+    // Nothing of the whole analysis is left to hand on: the writer writes what it kept.
+    WriteReports.writeAtomically(null, settings.out(),
+        (none, open) -> writer.writeKept(kept, filters, open));
+  }
+
+  /** Reads every run, one after the other; {@code read} is told of each once it is read. */
+  private static void readAll(List<String> traces, List<String> archives,
+      AnalyzeSettings settings, WindowJoiner joiner, Map<String, RunInfo> runs,
+      Consumer<RunInfo> read) throws IOException {
+    ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
+        .withRuns(TraceRuns.of(traces));
+    for (String path : traces) { // one after the other; each one's text is parsed on all cores
+      WindowJoiner.Trace windows = joiner.trace();
+      RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
+      runs.put(info.runId, info);
+      windows.finish(info);
+      read.accept(info);
+    }
+    for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
+        RunSelection.parse(settings.nights(), settings.hosts()))) {
+      runs.put(run.info().runId, run.info());
+      WindowJoiner.Trace windows = joiner.trace();
+      ReadArchive.readBlocksLocally(run, block -> {
+        JobProgress.expect(JobProgress.Stage.JOINING, 1);
+        windows.add(block);
+      });
+      windows.finish(run.info());
+      read.accept(run.info());
+    }
   }
 }

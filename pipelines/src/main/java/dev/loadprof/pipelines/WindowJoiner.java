@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * Joins the windows of local traces on a thread of its own while the traces are still read, and
@@ -76,6 +77,27 @@ final class WindowJoiner implements AutoCloseable {
   Map<String, Map<String, Long>> health() throws IOException {
     finishAll();
     return health;
+  }
+
+  /**
+   * Once every window handed on so far is joined, on the joining thread: takes the run's
+   * per-process accumulators (in key order) and the health its joins added out of this joiner
+   * and hands them to {@code then}, so that a job that needs each run alone holds one at a time.
+   */
+  void whenJoined(String runId,
+      BiConsumer<List<ProcessAccumulator>, Map<String, Map<String, Long>>> then) {
+    thread.execute(() -> {
+      try {
+        if (failure == null) {
+          List<ProcessAccumulator> accs = new ArrayList<>();
+          processes.values().removeIf(acc -> acc.runId.equals(runId) && accs.add(acc));
+          Map<String, Long> joined = health.remove(runId);
+          then.accept(accs, joined == null ? Map.of() : Map.of(runId, joined));
+        }
+      } catch (Throwable t) {
+        failure = t;
+      }
+    });
   }
 
   private void finishAll() throws IOException {

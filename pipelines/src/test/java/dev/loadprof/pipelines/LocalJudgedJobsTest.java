@@ -1,6 +1,7 @@
 package dev.loadprof.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -84,12 +85,22 @@ class LocalJudgedJobsTest {
     same("nightly", NIGHTLY_OUTPUTS, traces.resolve("*.txt.gz").toString());
   }
 
-  /** A --comm that matches nothing is bad input (exit 2), told in the same line both ways. */
+  /**
+   * A --comm that matches nothing is bad input (exit 2), told in the same line both ways: the
+   * biggest processes of all runs, though nightly assembles each run alone here.
+   */
   @Test
   void badInputIsExitTwoWithTheSameLineBothWays() throws IOException {
     E2e.Cli local = same("compare", List.of(), "--comm", "^no-such-program$", "--baseline",
         fixture("base-1"), "--candidate", fixture("cpu-1"));
     assertEquals(2, local.exit(), local.stderr());
+    Path traces = Files.createDirectories(dir.resolve("traces"));
+    Files.copy(Path.of(fixture("base-1")), traces.resolve("mixed-2026-11-01.txt.gz"));
+    Files.copy(Path.of(fixture("cpu-1")), traces.resolve("mixed-2026-11-02.txt.gz"));
+    local = same("nightly", List.of(), "--comm", "^no-such-program$",
+        traces.resolve("*.txt.gz").toString());
+    assertEquals(2, local.exit(), local.stderr());
+    assertTrue(local.stderr().contains(", run mixed-2026-11-01"), local.stderr());
   }
 
   static String fixture(String name) {

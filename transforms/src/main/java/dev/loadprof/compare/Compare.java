@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * loadprof compare without the CLI: one analysis of all runs, each run on a side.
- * Runs with health warnings are left out and listed; the processes compared are those chosen
- * ({@link ComparedProcesses}: the subject, unless --comm or --pid chose); they match by name
- * across runs, and by group when the analysis has a --group-by.
+ * Runs with health warnings are left out and listed (perf's lost records only when they matter,
+ * {@link RecordLossRule}); the processes compared are those chosen ({@link ComparedProcesses}:
+ * the subject, unless --comm or --pid chose); they match by name across runs, and by group when
+ * the analysis has a --group-by.
  */
 public final class Compare {
   private Compare() {}
@@ -35,13 +36,15 @@ public final class Compare {
     List<String> baseline = new ArrayList<>();
     List<String> candidate = new ArrayList<>();
     List<ExcludedRun> excluded = new ArrayList<>();
+    List<String> lossNotes = new ArrayList<>();
+    Map<String, long[]> spans = RecordLossRule.spans(all);
     for (RunInfo r : all.runs()) {
       Side side = sideByRun.get(r.runId);
       if (side == null) {
         throw new CompareInputException("run " + r.runId + " (" + r.source + ") is neither"
             + " a baseline nor a candidate run");
       }
-      ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
+      ExcludedRun bad = ExcludedRun.judge(r, spans.get(r.runId), s, lossNotes);
       if (bad != null) {
         excluded.add(bad);
       } else {
@@ -53,7 +56,8 @@ public final class Compare {
     RunMetrics.GroupOf groupOf = groupOf(all.groupBy());
     Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf);
     Comparison c = compare(byRun, baseline, candidate, excluded, s);
-    List<String> notes = new ArrayList<>(c.notes());
+    List<String> notes = new ArrayList<>(lossNotes); // what was lost, beside the runs, first
+    notes.addAll(c.notes());
     notes.addAll(chosen.notes());
     return withTakers(all, groupOf, new Comparison(c.settings(), c.baselineRuns(),
         c.candidateRuns(), c.excluded(), c.rows(), notes));

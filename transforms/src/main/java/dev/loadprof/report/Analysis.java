@@ -55,6 +55,8 @@ public final class Analysis {
   private final String processSelection;
   private final String nothingLeftNote;
   private final String sampleFilter;
+  /** The processes the --pid/--comm filters left out, to tell the note of many runs again. */
+  private final FilteredOutProcesses filteredOut;
 
   /**
    * Stacks per thread with frame addresses, sorted (as the profile keeps them), and the same
@@ -89,13 +91,15 @@ public final class Analysis {
       List<StackWeight> stacks,
       LoadRange loadFilter,
       GroupBy groupBy) {
-    this(runs, processes, SortedStacks.of(stacks), loadFilter, groupBy, "", "", "");
+    this(runs, processes, SortedStacks.of(stacks), loadFilter, groupBy, "", "", "",
+        new FilteredOutProcesses());
   }
 
   /**
    * @param sampleFilter the --tid, --cpu and --time selection applied, or ""
    * @param nothingLeftNote why no process is left after the --pid/--comm filters, or ""
    * @param processSelection the --pid/--comm selection ({@link #processSelection}), or ""
+   * @param filteredOut the processes the --pid/--comm filters left out
    */
   Analysis(
       List<RunInfo> runs,
@@ -105,7 +109,8 @@ public final class Analysis {
       GroupBy groupBy,
       String sampleFilter,
       String nothingLeftNote,
-      String processSelection) {
+      String processSelection,
+      FilteredOutProcesses filteredOut) {
     List<RunInfo> r = new ArrayList<>(runs);
     r.sort(Comparator.comparing(run -> run.runId));
     r.forEach(run -> runsById.put(run.runId, run));
@@ -120,6 +125,7 @@ public final class Analysis {
     this.sampleFilter = sampleFilter;
     this.nothingLeftNote = nothingLeftNote;
     this.processSelection = processSelection;
+    this.filteredOut = filteredOut;
     for (StackWeight w : this.stacks) {
       stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
     }
@@ -155,7 +161,7 @@ public final class Analysis {
   /** The same analysis chosen by {@code description} ({@link #processSelection}). */
   public Analysis withProcessSelection(String description) {
     return new Analysis(runs, processes, new SortedStacks(threadStacks, stacks), loadFilter,
-        groupBy, sampleFilter, nothingLeftNote, description);
+        groupBy, sampleFilter, nothingLeftNote, description, filteredOut);
   }
 
   /** Whether the process is its run's subject or one that the subject started. */
@@ -185,8 +191,13 @@ public final class Analysis {
       }
     }
     return new Analysis(runs, kept, SortedStacks.of(keptStacks), loadFilter, groupBy,
-        sampleFilter, nothingLeftNote, processSelection);
+        sampleFilter, nothingLeftNote, processSelection, filteredOut);
   }
+
+  FilteredOutProcesses filteredOut() {
+    return filteredOut;
+  }
+
 
   public List<RunInfo> runs() {
     return runs;

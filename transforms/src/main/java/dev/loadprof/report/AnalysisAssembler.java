@@ -122,7 +122,7 @@ public final class AnalysisAssembler {
     return new Analysis(runs, processes, sorted, range, GroupBy.parse(filters.groupBy()),
         filters.samples().describe(),
         filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1),
-        FilteredOutProcesses.selection(filters));
+        FilteredOutProcesses.selection(filters), filteredOut);
   }
 
   /** A process's whole-wall view: its thread states and report.html's state timeline. */
