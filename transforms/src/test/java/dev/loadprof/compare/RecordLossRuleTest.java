@@ -41,12 +41,26 @@ class RecordLossRuleTest {
 
   /** Adds {@code count} records lost at {@code timeNs} (0: no instant) as a read would. */
   static void lose(RunInfo run, long timeNs, long count) {
+    unfreeze(run);
     boolean first = run.health.get(TraceHealth.LOST_EVENTS) == 0;
     run.warnings.removeIf(w -> LossTimeline.isWarningOf(run, w));
     run.health.add(TraceHealth.LOST_EVENTS, count);
     run.losses.lost(timeNs, count);
     run.warnings.add(LossTimeline.warning(run.source, run.health.get(TraceHealth.LOST_EVENTS)));
     assertTrue(first || run.warnings.size() >= 1);
+  }
+
+  /**
+   * Gives the run health and warnings that take adds again: the analysis froze them for its
+   * reports, and these tests change a run's losses after it is made, as a read would have.
+   */
+  static void unfreeze(RunInfo run) {
+    if (run.health.isFrozen()) {
+      TraceHealth health = new TraceHealth();
+      health.addAll(run.health);
+      run.health = health;
+    }
+    run.warnings = new ArrayList<>(run.warnings);
   }
 
   /**
@@ -144,6 +158,7 @@ class RecordLossRuleTest {
     Analysis a = analysis();
     RunInfo run = run(a, "cpu-3");
     run.losses = new LossTimeline(); // as an older archive's run: its instants not known
+    unfreeze(run);
     run.health.add(TraceHealth.LOST_EVENTS, 7);
     run.warnings.add(LossTimeline.warning(run.source, 7));
     Comparison c = compare(a, CompareSettings.DEFAULT);
