@@ -74,6 +74,11 @@
 #                              recorded per process and system-wide at once, the system-wide
 #                              load shares of this tree and of BEFORE against the exact per-process
 #                              ones (root, perf, cc, user nobody); see repair-pairs.sh
+#   bench/run.sh local-compare [ROUNDS] [DIRECT_ROUNDS]  compare of 3 + 3 two-second perf.data
+#                              recordings and nightly of 12 against analyze of each file alone,
+#                              interleaved rounds, ratios within a round, medians; the first
+#                              rounds also on --runner direct, outputs compared (root, perf);
+#                              see judged-local.sh
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -1135,6 +1140,7 @@ case "${1:-}" in
   e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
   files) shift; exec bash "$home/bench/perfdata-e2e.sh" --files "$@" ;;
   pairs) shift; exec bash "$home/bench/repair-pairs.sh" "$@" ;;
+  local-compare) shift; exec bash "$home/bench/judged-local.sh" "$@" ;;
   archive-sizes) archive_sizes ;;
   same-trace) shift; same_trace "$@" ;;
   fleet) shift; fleet "$@" ;;
