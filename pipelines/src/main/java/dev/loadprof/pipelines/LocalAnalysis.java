@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner: the same
- * cores, called in the same order per trace, per (run, window) and per (run, process), with
- * the same outputs. For traces read on this machine by the default runner, where Beam's
+ * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner, for analyze,
+ * compare and nightly alike (cli.JobPlacement): the same cores, called in the same order per
+ * trace, per (run, window) and per (run, process), with the same outputs. For traces read on
+ * this machine by the default runner, where Beam's
  * DirectRunner cost several times the analysis itself (it re-encodes each element to check
  * it, and polls its watermarks on a core of its own while a trace is read: bench/RESULTS.md
  * section 18). Each trace's text is parsed on all cores; each window is joined on a thread of
