@@ -193,12 +193,31 @@ final class ThreadTable {
       seenPids.add(pid);
       int key = keyOf(pid);
       pidOfTid.put(tid, key);
-      if (!info.processNames.containsKey(key) && comm != null && !comm.startsWith(":-1")) {
+      String name = info.processNames.get(key);
+      if (name == null && comm != null && !comm.startsWith(":-1")) {
         info.processNames.put(key, comm);
+      } else if (name != null && name.equals(PERF_EXEC) && pid == tid && comm != null
+          && !comm.equals(PERF_EXEC) && !comm.startsWith(":-1")) {
+        execSeenInSamples(key, comm);
       }
       return key;
     }
     return pidOf(tid, comm);
+  }
+
+  /**
+   * perf script without --show-task-events: perf's child is known by its samples alone, first
+   * as perf-exec, then (its main thread) as the program it exec'd, which is the subject.
+   */
+  private void execSeenInSamples(int key, String comm) {
+    if (info.health.get(TraceHealth.TASK_RECORDS) != 0) {
+      return; // the exec record makes the program a process of its own (comm above)
+    }
+    info.processNames.put(key, comm);
+    if (!info.hasSubject()) {
+      info.subjectPid = key;
+      info.subjectPids.add(key);
+    }
   }
 
   /** The process of a thread as known now, or UNKNOWN_ID. */

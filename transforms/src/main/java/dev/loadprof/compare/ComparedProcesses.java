@@ -40,12 +40,12 @@ final class ComparedProcesses {
   /**
    * The runs judged together (a comparison, or one benchmark's nights) and how their subjects'
    * names map: subjects named one of {@code renamed} in the runs {@code renamedRuns} take the
-   * name {@code name}.
+   * name {@code name}; {@code subject} says so in the note ("" when nothing is renamed).
    *
    * @param label "" for compare, "benchmark NAME" for nightly
    */
   private record Group(String label, List<String> runs, Set<String> renamedRuns,
-      Set<String> renamed, String name, String renamingNote) {}
+      Set<String> renamed, String name, String subject) {}
 
   private ComparedProcesses() {}
 
@@ -73,9 +73,9 @@ final class ComparedProcesses {
     if (before.size() == 1 && after.size() == 1 && !before.equals(after)) {
       String b = before.iterator().next();
       String c = after.iterator().next();
-      g = new Group("", runs, Set.copyOf(candidate), after, b, "comparing subject " + shown(b)
-          + " (baseline) with " + shown(c) + " (candidate): the program perf started in each"
-          + " run, a new build of it under another name");
+      g = new Group("", runs, Set.copyOf(candidate), after, b, shown(b) + " (baseline) with "
+          + shown(c) + " (candidate), the program perf started in each run (a new build under"
+          + " another name)");
     } else {
       g = new Group("", runs, Set.of(), Set.of(), "", "");
     }
@@ -100,8 +100,8 @@ final class ComparedProcesses {
         Set<String> older = new TreeSet<>(names);
         older.remove(latest);
         groups.add(new Group(benchmark, runs, Set.copyOf(runs), older, latest,
-            "subject " + shown(latest) + " (the latest night's) is the program perf started in"
-                + " every run, named " + shown(older) + " on earlier nights: compared as one"));
+            shown(latest) + " (named " + shown(older) + " on earlier nights), the program perf"
+                + " started in every run"));
       } else {
         groups.add(new Group(benchmark, runs, Set.of(), Set.of(), "", ""));
       }
@@ -141,13 +141,13 @@ final class ComparedProcesses {
             }
           }
         }
-        String what = g.renamingNote().isEmpty()
-            ? "comparing subject " + shown(subjectNames(all, g.runs()))
-                + ": the program perf started in every run"
-            : g.renamingNote();
-        notes.add(prefix + what + ", with the processes it started" + (neighbours.isEmpty()
-            ? "" : "; the " + neighbours.size() + " other processes of the recordings are not"
-                + " compared (they count only where they took its CPUs: interference)"));
+        String subject = g.subject().isEmpty()
+            ? shown(subjectNames(all, g.runs())) + ", the program perf started in every run"
+            : g.subject();
+        notes.add(prefix + "comparing subject " + subject + ", with any processes it started"
+            + (neighbours.isEmpty() ? "" : "; the " + neighbours.size() + " other processes of"
+                + " the recordings are not compared: they count only where they took its CPUs"
+                + " (interference)"));
         continue;
       }
       Set<String> common = inEveryRun(all, g.runs(), byRun);

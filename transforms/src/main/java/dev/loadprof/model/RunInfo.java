@@ -63,7 +63,8 @@ public final class RunInfo implements Serializable {
    * The program perf started ({@code perf record -- CMD}): the process (key, as in
    * processNames) that perf's {@code perf-exec} stub became at its exec, or, when that process
    * exec'd again, the last program of that pid. {@link #NO_SUBJECT} when the trace does not say
-   * (text without task records, {@code perf record -a} or {@code -p} without a command).
+   * ({@code perf record -a} or {@code -p} without a command; text without task records, unless
+   * perf-exec's samples precede the program's).
    */
   public int subjectPid = NO_SUBJECT;
   /** The subject and every process it started, directly or not (keys); empty without one. */

@@ -92,13 +92,34 @@ class SubjectTest {
     RunInfo execOfAShell = b.finish();
     assertFalse(execOfAShell.hasSubject());
     assertEquals(Set.of(), execOfAShell.subjectPids);
-    // perf script without --show-task-events: perf-exec's samples, then prog's, but no records.
+    // perf script without --show-task-events, perf's child never sampled before its exec.
     BlockBuilder text = builder();
-    text.sample(1 * MS, 0, STUB, STUB, "perf-exec", "cpu-clock", 250_000, NO_STACK);
     text.sample(3 * MS, 0, STUB, STUB, "prog", "cpu-clock", 250_000, NO_STACK);
     RunInfo noTaskRecords = text.finish();
     assertFalse(noTaskRecords.hasSubject());
     assertEquals(RunInfo.NO_SUBJECT, noTaskRecords.subjectPid);
+  }
+
+  /**
+   * perf script without --show-task-events, perf's child sampled before its exec: its samples
+   * say perf-exec, then (its main thread) the program. Before, the process was named perf-exec.
+   */
+  @Test
+  void samplesOfPerfExecThenOfTheProgramNameTheSubject() {
+    BlockBuilder text = builder();
+    text.sample(1 * MS, 0, STUB, STUB, "perf-exec", "cpu-clock", 250_000, NO_STACK);
+    text.sample(3 * MS, 0, STUB, STUB, "prog", "cpu-clock", 250_000, NO_STACK);
+    text.sample(4 * MS, 1, STUB, STUB + 1, "worker", "cpu-clock", 250_000, NO_STACK);
+    text.sample(5 * MS, 1, 600, 600, "cron", "cpu-clock", 250_000, NO_STACK);
+    RunInfo info = text.finish();
+    assertEquals(STUB, info.subjectPid);
+    assertEquals("prog", info.processName(STUB));
+    assertEquals(Set.of(STUB), info.subjectPids);
+    // A thread of another name first: the process keeps perf-exec's name until its main thread.
+    BlockBuilder threadFirst = builder();
+    threadFirst.sample(1 * MS, 0, STUB, STUB, "perf-exec", "cpu-clock", 250_000, NO_STACK);
+    threadFirst.sample(3 * MS, 0, STUB, STUB + 1, "worker", "cpu-clock", 250_000, NO_STACK);
+    assertFalse(threadFirst.finish().hasSubject());
   }
 
   @Test

@@ -84,9 +84,10 @@ class SubjectComparisonTest {
     Comparison c = Compare.compare(a, TraceRuns.sides(base, cpu), CompareSettings.DEFAULT);
     assertCpuRegressionOfSerialSection(c);
     assertEquals(Set.of(MIXED), comparedProcesses(c), describe(c));
-    assertTrue(c.notes().stream().anyMatch(n -> n.startsWith("comparing subject mixed: the"
-        + " program perf started in every run, with the processes it started; the ")),
-        c.notes().toString());
+    assertTrue(c.notes().stream().anyMatch(n -> n.startsWith("comparing subject mixed, the"
+        + " program perf started in every run, with any processes it started; the ")
+        && n.endsWith(" other processes of the recordings are not compared: they count only"
+        + " where they took its CPUs (interference)")), c.notes().toString());
   }
 
   @Test
@@ -100,7 +101,9 @@ class SubjectComparisonTest {
     assertCpuRegressionOfSerialSection(c);
     assertEquals(Set.of(MIXED), comparedProcesses(c), describe(c));
     assertEquals(1, c.notes().stream().filter(n -> n.startsWith("comparing subject mixed"
-        + " (baseline) with mixed2 (candidate)")).count(), c.notes().toString());
+        + " (baseline) with mixed2 (candidate), the program perf started in each run (a new"
+        + " build under another name), with any processes it started; the ")).count(),
+        c.notes().toString());
     // The outputs (profiles, diff.folded, compare.html) show the candidate under the same name.
     ComparedProcesses.Chosen chosen = ComparedProcesses.forCompare(a, sides);
     Set<String> shown = new TreeSet<>();
@@ -197,8 +200,8 @@ class SubjectComparisonTest {
     MetricComparison first = n.changes().get(0);
     assertEquals(new SeriesKey("mixed", "mixed2", "serial_section", Metric.REAL_TIME),
         first.key(), n.changes().toString());
-    assertThat(String.join("\n", n.notes()), containsString("benchmark mixed: subject mixed2"
-        + " (the latest night's) is the program perf started in every run, named mixed on"
-        + " earlier nights: compared as one"));
+    assertThat(String.join("\n", n.notes()), containsString("benchmark mixed: comparing"
+        + " subject mixed2 (named mixed on earlier nights), the program perf started in every"
+        + " run, with any processes it started"));
   }
 }
