@@ -31,13 +31,27 @@ public final class LoadprofCli {
       description = "On a failure, also print its whole stack trace (for a bug report).")
   boolean debug; // read from the raw arguments (Logging.debug), so that parse errors see it too
 
+  /**
+   * Made before the job: with the heap exhausted, even the advice line of {@link OutOfMemory}
+   * may fail to be made, and an error that leaves main ends the JVM with exit 0.
+   */
+  private static final byte[] OUT_OF_MEMORY = ("loadprof: the job ran out of memory (Java heap"
+      + " space): run it again with a larger heap, e.g. LOADPROF_JAVA_OPTS=-Xmx4g ./loadprof ...\n")
+      .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
   public static void main(String[] args) {
-    ThreadFailures.install(System.err, Logging.debug(List.of(args)));
-    RunTempDir.claim();
-    CompilerDirectives.addInBackground();
-    int code = run(args, System.out, System.err);
-    RunnerThreads.awaitEnd(RunnerThreads.MOST);
-    System.exit(ThreadFailures.afterJob(code, System.err));
+    try {
+      ThreadFailures.install(System.err, Logging.debug(List.of(args)));
+      RunTempDir.claim();
+      CompilerDirectives.addInBackground();
+      int code = run(args, System.out, System.err);
+      RunnerThreads.awaitEnd(RunnerThreads.MOST);
+      System.exit(ThreadFailures.afterJob(code, System.err));
+    } catch (OutOfMemoryError e) {
+      System.err.write(OUT_OF_MEMORY, 0, OUT_OF_MEMORY.length);
+      System.err.flush();
+      Runtime.getRuntime().halt(ExitCode.JOB_FAILED);
+    }
   }
 
   /** Runs {@code loadprof ARGS...}, printing to {@code out} and {@code err}. */

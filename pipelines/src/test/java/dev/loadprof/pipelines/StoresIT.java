@@ -247,16 +247,21 @@ class StoresIT {
     Path localNightly = tmp.resolve(store + "-nightly-local");
     String storeCompare = base(store, "compare-out");
     String storeNightly = base(store, "nightly-out");
-    assertEquals(0, inProcess(store, "compare", "--out", localCompare.toString(), "--comm",
-        "^mixed$", "--baseline", localBase, "--candidate", localCand).code());
+    // base-* against cpu-* is a CPU regression, found at 3 v 2 runs (Student's t on the
+    // logarithms, where the rank test cannot reach alpha): exit 3 on both paths.
+    CliProcess.Result comparedHere = inProcess(store, "compare", "--out",
+        localCompare.toString(), "--comm", "^mixed$", "--baseline", localBase, "--candidate",
+        localCand);
+    assertEquals(3, comparedHere.code(), comparedHere.output());
     CliProcess.Result compared = cli(store, "compare", "--out", storeCompare, "--comm",
         "^mixed$", "--baseline", storeBase, "--candidate", storeCand);
-    assertEquals(0, compared.code(), compared.output());
-    assertEquals(0, inProcess(store, "nightly", "--out", localNightly.toString(), "--comm",
-        "^mixed$", localBase, localCand).code());
+    assertEquals(3, compared.code(), compared.output());
+    CliProcess.Result nightlyHere = inProcess(store, "nightly", "--out", localNightly.toString(),
+        "--comm", "^mixed$", localBase, localCand);
+    assertTrue(nightlyHere.code() == 0 || nightlyHere.code() == 3, nightlyHere.output());
     CliProcess.Result nightly = cli(store, "nightly", "--out", storeNightly, "--comm", "^mixed$",
         storeBase, storeCand);
-    assertEquals(0, nightly.code(), nightly.output());
+    assertEquals(nightlyHere.code(), nightly.code(), nightly.output());
     assertSameFiles(localCompare, storeCompare);
     assertSameFiles(localNightly, storeNightly);
   }
