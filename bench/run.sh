@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # loadprof benchmarks. Results are written down in bench/RESULTS.md.
 #   bench/run.sh stages        per-stage records/s of the plain-Java cores (one thread)
+#   bench/run.sh same-trace [ROUNDS] [MB]  what finding the same trace under two run ids costs:
+#                              two MB-sized files of different sizes, two copies of one, and the
+#                              archive's fingerprint of a ~100 MB .gz text (medians)
 #   bench/run.sh archive-sizes archive size per Avro codec vs gzip text, and read time, of the
 #                              example and the mixed fixture
 #   bench/run.sh fleet [N]     end to end over an N-run synthetic fleet: DirectRunner, and
@@ -71,6 +74,11 @@
 #                              recorded per process and system-wide at once, the system-wide
 #                              load shares of this tree and of BEFORE against the exact per-process
 #                              ones (root, perf, cc, user nobody); see repair-pairs.sh
+#   bench/run.sh local-compare [ROUNDS] [DIRECT_ROUNDS]  compare of 3 + 3 two-second perf.data
+#                              recordings and nightly of 12 against analyze of each file alone,
+#                              interleaved rounds, ratios within a round, medians; the first
+#                              rounds also on --runner direct, outputs compared (root, perf);
+#                              see judged-local.sh
 # Inputs are generated under $BENCH_DIR (default /tmp/loadprof-bench), never in the repo.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -114,6 +122,20 @@ records_of() { # sample + switch + wakeup + task records read, from summary.json
 stages() {
   build
   java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.StageThroughput "${1:-32}" "${2:-4}" "${3:-5}"
+}
+
+# What finding one trace under two run ids costs (beam.TraceRuns): two files of MB (default
+# 100) of different sizes, two copies of one, and the archive's fingerprint of a ~100 MB .gz text
+# for comparison; medians of ROUNDS (default 5).
+same_trace() {
+  build
+  local gz="$work/same-trace-text.txt.gz"
+  if [ ! -f "$gz" ]; then
+    zcat transforms/src/test/resources/traces/stalls.txt.gz > "$work/stalls.txt"
+    for _ in $(seq 1 265); do cat "$work/stalls.txt"; done | gzip -1 > "$gz"
+    rm -f "$work/stalls.txt"
+  fi
+  java -cp "$(classpath)" dev.loadprof.bench.SameTraceCost "$work" "${2:-100}" "${1:-5}" "$gz"
 }
 
 archive_sizes() {
@@ -1118,7 +1140,9 @@ case "${1:-}" in
   e2e) shift; exec bash "$home/bench/perfdata-e2e.sh" "$@" ;;
   files) shift; exec bash "$home/bench/perfdata-e2e.sh" --files "$@" ;;
   pairs) shift; exec bash "$home/bench/repair-pairs.sh" "$@" ;;
+  local-compare) shift; exec bash "$home/bench/judged-local.sh" "$@" ;;
   archive-sizes) archive_sizes ;;
+  same-trace) shift; same_trace "$@" ;;
   fleet) shift; fleet "$@" ;;
   big) shift; big "$@" ;;
   scale) shift; scale "$@" ;;

@@ -53,6 +53,7 @@ final class ArchiveCommand implements JobCommand {
       throw new UsageException("archive needs -o/--out ARCHIVE; usage: " + SYNOPSIS);
     }
     List<String> traces = inputs.required(SYNOPSIS);
+    EarlyRejection.unreadableLocalTraces(traces);
     PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
         StoreEnvironment.paths(traces, output.out));
     AnalyzeSettings.Builder builder = AnalyzeSettings.builder(output.out);
@@ -67,7 +68,7 @@ final class ArchiveCommand implements JobCommand {
     if (ArchiveLayout.exists(ArchiveLayout.marker(archive))) {
       ArchiveChecks.checkFormat(archive); // never add runs to an archive of an unknown format
     }
-    List<String> files = Inputs.traceFiles(traces);
+    List<String> files = Inputs.archiveTraceFiles(traces);
     Set<String> repairs = new HashSet<>();
     List<String> todo = notYetArchived(files, archive, settings, repairs, out);
     if (todo.isEmpty()) {

@@ -1,28 +1,23 @@
 package dev.loadprof.cli;
 
-import dev.loadprof.cli.progress.ProgressDisplay;
 import dev.loadprof.cli.progress.ProgressOptions;
-import dev.loadprof.archive.RunSelection;
 import dev.loadprof.compare.CompareJob;
 import dev.loadprof.compare.CompareJson;
 import dev.loadprof.compare.CompareSettings;
 import dev.loadprof.compare.Side;
-import dev.loadprof.pipelines.AnalyzePipeline;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code loadprof compare}: the analyze pipeline over the runs of both sides, whose last step
- * compares them (dev.loadprof.compare) instead of writing profiles.
+ * {@code loadprof compare}: analyze's steps over the runs of both sides, where analyze runs
+ * ({@link JobPlacement}), whose last step compares them (dev.loadprof.compare) instead of
+ * writing profiles.
  */
 @Command(name = "compare", customSynopsis = CompareCommand.SYNOPSIS,
     description = "Compare baseline runs with candidate runs of the same benchmark: what got"
@@ -65,30 +60,17 @@ final class CompareCommand implements JobCommand {
     CompareSettings settings = comparison.applyTo(CompareSettings.DEFAULT);
     List<String> sidesGiven = new ArrayList<>(baseline);
     sidesGiven.addAll(candidate);
-    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
-        StoreEnvironment.paths(sidesGiven, outDir));
+    JobPlacement place = JobPlacement.choose(runner, pipelineArgs, sidesGiven, outDir);
     OutputDir.checkWritable(outDir);
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, null);
-    FileSystems.setDefaultPipelineOptions(options);
-    Inputs.Resolved base = Inputs.forAnalyze(baseline, RunSelection.all(), analysis.event(),
+    Inputs.Sides in = Inputs.forCompare(baseline, candidate, analysis.event(),
         parsing.windowNsIfGiven(), err);
-    Inputs.Resolved cand = Inputs.forAnalyze(candidate, RunSelection.all(), analysis.event(),
-        parsing.windowNsIfGiven(), err);
-    Map<String, Side> sides = new LinkedHashMap<>();
-    base.runIds().forEach(id -> sides.put(id, Side.BASELINE));
-    for (String id : cand.runIds()) {
-      if (sides.put(id, Side.CANDIDATE) != null) {
-        throw new UsageException("the run id '" + id + "' is both a baseline and a candidate"
-            + " run; give each run on one side only (rename one of the traces if they differ)");
-      }
-    }
-    List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
-    List<String> archives = JudgedJob.concat(base.archives(), cand.archives());
-    try (OutputClaim claim = OutputClaim.take(outDir)) {
-      try (ProgressDisplay shown = progress.start(err, options)) {
-        AnalyzePipeline.run(options, traces, archives, analysis.writingTo(claim.staging()),
-            new CompareJob(sides, settings));
-      }
+    Map<String, Side> sides = in.sideByRun();
+    List<String> traces = in.traces();
+    List<String> archives = in.archives();
+    try (OutputClaim claim = OutputClaim.take(outDir, err)) {
+      place.run(traces, archives, analysis.writingTo(claim.staging()),
+          new CompareJob(sides, settings), progress, err);
       return JobOutcome.judged(claim, CompareJson.FILE_NAME, OUTPUTS, out, err);
     }
   }

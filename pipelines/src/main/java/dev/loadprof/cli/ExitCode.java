@@ -11,6 +11,8 @@ public final class ExitCode {
   public static final int MISSING = 4;
   /** compare and nightly with --fail-on-interference: interference (Verdict.EXIT_INTERFERENCE). */
   public static final int INTERFERENCE = 5;
+  /** Stopped by SIGINT (Ctrl-C), as the JVM exits then: 128 + 2. */
+  public static final int STOPPED = 130;
 
   static final String DOCUMENTED = "Exit codes: 0 success, 1 the job failed, 2 bad usage or"
       + " bad input.";

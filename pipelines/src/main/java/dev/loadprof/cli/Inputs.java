@@ -2,7 +2,9 @@ package dev.loadprof.cli;
 
 import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.RunSelection;
-import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.TraceRuns;
+import dev.loadprof.compare.Side;
+import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.perfdata.PerfMissingException;
 import java.io.IOException;
@@ -10,14 +12,19 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 
 /**
  * The inputs of a command resolved before the job starts: archives told from trace specs, globs
- * expanded, every file checked to exist, and every run id given once.
+ * expanded, every file checked to exist, every trace given a run id unique in the job, and the
+ * traces with the same bytes as another found ({@link TraceRuns}: one trace, one run).
  */
 final class Inputs {
   /** Trace files and archive directories, each run once, and the ids of all their runs. */
@@ -27,6 +34,13 @@ final class Inputs {
     }
   }
 
+  /** compare's inputs: both sides' traces and archives, and the side of each run id. */
+  record Sides(List<String> traces, List<String> archives, Map<String, Side> sideByRun) {}
+
+  /** One side's inputs: its trace files, its archives and their runs (id -> manifest). */
+  private record Given(List<String> traces, List<String> archives,
+      Map<String, String> archivedRuns) {}
+
   private Inputs() {}
 
   /**
@@ -34,6 +48,58 @@ final class Inputs {
    * to say (runs missing from an index, archives without checksums) goes to {@code err}.
    */
   static Resolved forAnalyze(List<String> inputs, RunSelection selection, String event,
+      Long windowNs, java.io.PrintStream err) throws UsageException {
+    Given given = given(inputs, selection, event, windowNs, err);
+    TraceRuns runs = traceRuns(given.traces());
+    refuseArchivedRunIds(given, runs);
+    List<String> runIds = new ArrayList<>(runs.runIds());
+    runIds.addAll(given.archivedRuns().keySet());
+    return new Resolved(given.traces(), given.archives(), runIds);
+  }
+
+  /**
+   * The inputs of compare: each side's traces and archives, with run ids unique over both sides
+   * (the job reads them as one). A file, or the same bytes, on both sides is refused: a run is
+   * a baseline or a candidate, never both.
+   */
+  static Sides forCompare(List<String> baseline, List<String> candidate, String event,
+      Long windowNs, java.io.PrintStream err) throws UsageException {
+    Given base = given(baseline, RunSelection.all(), event, windowNs, err);
+    Given cand = given(candidate, RunSelection.all(), event, windowNs, err);
+    Set<String> baseTraces = new HashSet<>(base.traces());
+    for (String file : cand.traces()) {
+      if (baseTraces.contains(file)) {
+        throw new UsageException(file + " is given as both a baseline and a candidate trace;"
+            + " give each recording on one side only");
+      }
+    }
+    List<String> traces = JudgedJob.concat(base.traces(), cand.traces());
+    TraceRuns runs = traceRuns(traces);
+    for (TraceRuns.Same same : runs.notCounted()) {
+      if (baseTraces.contains(same.path()) != baseTraces.contains(same.keptPath())) {
+        throw new UsageException("the same trace is on both sides: " + same.keptPath()
+            + " and " + same.path() + " hold identical bytes (" + same.fingerprint() + "); give"
+            + " each recording on one side only");
+      }
+    }
+    refuseArchivedRunIds(base, runs);
+    refuseArchivedRunIds(cand, runs);
+    Map<String, Side> sides = new LinkedHashMap<>();
+    base.traces().forEach(file -> sides.put(runs.runId(file), Side.BASELINE));
+    base.archivedRuns().keySet().forEach(id -> sides.put(id, Side.BASELINE));
+    List<String> candidateIds = new ArrayList<>();
+    cand.traces().forEach(file -> candidateIds.add(runs.runId(file)));
+    candidateIds.addAll(cand.archivedRuns().keySet());
+    for (String id : candidateIds) {
+      if (sides.put(id, Side.CANDIDATE) != null) {
+        throw new UsageException("the run id '" + id + "' is both a baseline and a candidate"
+            + " run; give each run on one side only (rename one of the traces if they differ)");
+      }
+    }
+    return new Sides(traces, JudgedJob.concat(base.archives(), cand.archives()), sides);
+  }
+
+  private static Given given(List<String> inputs, RunSelection selection, String event,
       Long windowNs, java.io.PrintStream err) throws UsageException {
     List<String> archives = new ArrayList<>();
     List<String> specs = new ArrayList<>();
@@ -46,37 +112,57 @@ final class Inputs {
     Map<String, String> archivedRuns = ArchiveChecks.check(archives, selection, event, windowNs,
         err);
     List<String> traces = specs.isEmpty() ? List.of() : traceFiles(specs);
-    for (String file : traces) {
-      String manifest = archivedRuns.get(ParseTraces.runIdOf(file));
+    return new Given(traces, archives, archivedRuns);
+  }
+
+  /** The run ids of a job's traces, and which hold the same bytes as another (read here). */
+  private static TraceRuns traceRuns(List<String> traces) throws UsageException {
+    try {
+      return TraceRuns.of(traces);
+    } catch (IOException e) {
+      throw new UsageException("cannot read " + e.getMessage());
+    }
+  }
+
+  private static void refuseArchivedRunIds(Given given, TraceRuns runs) throws UsageException {
+    for (String file : given.traces()) {
+      String manifest = given.archivedRuns().get(runs.runId(file));
       if (manifest != null) {
         throw new UsageException(file + " has the run id of an archived run (" + manifest
             + "); give the trace or the archive, not both");
       }
     }
-    List<String> runIds = new ArrayList<>();
-    traces.forEach(file -> runIds.add(ParseTraces.runIdOf(file)));
-    runIds.addAll(archivedRuns.keySet());
-    return new Resolved(traces, archives, runIds);
   }
 
-  /** Expands globs, checks every trace exists, and that no two traces have the same run id. */
+  /**
+   * Expands globs and checks that every trace exists; a file given twice (the same path) is
+   * read once, a stream given twice is refused.
+   */
   static List<String> traceFiles(List<String> specs) throws UsageException {
-    List<String> files = new ArrayList<>();
-    Map<String, String> byRunId = new HashMap<>();
+    Set<String> files = new LinkedHashSet<>();
     for (String spec : specs) {
       for (String file : match(spec)) {
-        String runId = ParseTraces.runIdOf(file);
-        String previous = byRunId.put(runId, file);
-        if (previous != null && TraceFiles.isStream(file)) {
+        if (!files.add(file) && TraceFiles.isStream(file)) {
           throw new UsageException(file + " is given twice; a stream can be read only once");
         }
-        if (previous != null && !previous.equals(file)) {
-          throw new UsageException("two traces have the run id '" + runId + "': " + previous
-              + " and " + file + "; rename one");
-        }
-        if (previous == null) {
-          files.add(file);
-        }
+      }
+    }
+    return new ArrayList<>(files);
+  }
+
+  /**
+   * The traces of archive: as {@link #traceFiles}, and no two with one run id, since an archive
+   * names a run by its file name alone, for good.
+   */
+  static List<String> archiveTraceFiles(List<String> specs) throws UsageException {
+    List<String> files = traceFiles(specs);
+    Map<String, String> byRunId = new HashMap<>();
+    for (String file : files) {
+      String runId = RunIds.of(file);
+      String previous = byRunId.put(runId, file);
+      if (previous != null) {
+        throw new UsageException("two traces have the run id '" + runId + "': " + previous
+            + " and " + file + "; an archive names a run by its file name, so rename one");
       }
     }
     return files;

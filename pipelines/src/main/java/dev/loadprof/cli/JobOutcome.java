@@ -41,16 +41,18 @@ final class JobOutcome {
   static int analyzed(long unusable, OutputClaim claim, int runs, PrintStream out,
       PrintStream err) {
     String staged = claim.staging(); // this job's own outputs: no other job writes there
-    printSummary(staged, claim.out(), out);
-    printWarnings(staged, err);
-    List<String> reasons = unusable == 0 ? List.of() : unusableReasons(staged);
-    if (!published(claim, err)) {
-      return ExitCode.JOB_FAILED;
+    String summary = summary(staged, claim.out());
+    JsonNode summaryJson = readSummaryJson(staged, err);
+    int published = publish(claim, err, () -> {
+      out.print(summary);
+      if (summaryJson != null) {
+        WarningSummary.print(summaryJson, err);
+      }
+    });
+    if (published != ExitCode.OK || unusable == 0) {
+      return published;
     }
-    if (unusable == 0) {
-      return ExitCode.OK;
-    }
-    for (String reason : reasons) {
+    for (String reason : unusableReasons(summaryJson, staged)) {
       err.println("loadprof: " + Printable.escape(reason)); // names come from the trace
     }
     err.println("loadprof: " + unusable + " of " + runs + " traces could not be analyzed"
@@ -58,16 +60,22 @@ final class JobOutcome {
     return ExitCode.BAD_INPUT;
   }
 
-  /** Publishes the staged outputs into --out; false, told in one line, when that fails. */
-  private static boolean published(OutputClaim claim, PrintStream err) {
+  /**
+   * Publishes the staged outputs into --out, and only then runs {@code tell}: the summary and
+   * the line that says where the outputs are. OK when told; 1 (said here) when the publish
+   * failed; 130 when the job is being stopped (the claim's shutdown hook says what --out holds).
+   */
+  private static int publish(OutputClaim claim, PrintStream err, Runnable tell) {
     try {
-      claim.publish();
-      return true;
+      if (!claim.publish()) {
+        return ExitCode.STOPPED;
+      }
     } catch (IOException e) {
       err.println("loadprof: could not move the outputs into " + claim.out() + ": "
           + e.getMessage());
-      return false;
+      return ExitCode.JOB_FAILED;
     }
+    return claim.tellPublished(tell) ? ExitCode.OK : ExitCode.STOPPED;
   }
 
   /**
@@ -77,11 +85,12 @@ final class JobOutcome {
   static int judged(OutputClaim claim, String jsonFile, List<String> outputs, PrintStream out,
       PrintStream err) {
     String staged = claim.staging(); // this job's own outputs: no other job writes there
+    String summary;
     try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(staged,
         WriteReports.CONSOLE_SUMMARY_FILE)))) {
-      out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      summary = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      out.println("(no summary written: " + e.getMessage() + ")");
+      summary = "(no summary written: " + e.getMessage() + ")\n";
     }
     int exit;
     try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(staged, jsonFile)))) {
@@ -90,11 +99,10 @@ final class JobOutcome {
       err.println("loadprof: the job wrote no readable " + jsonFile + ": " + e.getMessage());
       return ExitCode.JOB_FAILED;
     }
-    if (!published(claim, err)) {
-      return ExitCode.JOB_FAILED;
-    }
-    out.println("Outputs in " + claim.out() + "/: " + String.join(", ", outputs));
-    return exit;
+    String told = summary + "Outputs in " + claim.out() + "/: " + String.join(", ", outputs)
+        + System.lineSeparator();
+    int published = publish(claim, err, () -> out.print(told));
+    return published == ExitCode.OK ? exit : published;
   }
 
   /**
@@ -116,7 +124,7 @@ final class JobOutcome {
     Throwable root = FailureCauses.root(e);
     String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     err.println("loadprof: the job failed: " + why + " (run again with --verbose for the"
-        + " runner's log)");
+        + " runner's log, --debug for its stack trace)");
     return ExitCode.JOB_FAILED;
   }
 
@@ -135,10 +143,11 @@ final class JobOutcome {
     }
   }
 
-  private static void printSummary(String outDir, String shownOut, PrintStream out) {
+  /** The console summary and the "Outputs in" line naming the staged outputs. */
+  private static String summary(String outDir, String shownOut) {
     ResourceId file = resolve(outDir, WriteReports.CONSOLE_SUMMARY_FILE);
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
-      out.print(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      String summary = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       List<String> names = new ArrayList<>();
       for (Report r : Reports.ALL) { // the one list of outputs, in its order
         if (!r.fileName().equals(WriteReports.CONSOLE_SUMMARY_FILE)
@@ -147,35 +156,35 @@ final class JobOutcome {
               : r instanceof AnalyzeReport ? r.fileName() + " (open in a browser)" : r.fileName());
         }
       }
-      out.println("Outputs in " + shownOut + "/: " + String.join(", ", names));
+      return summary + "Outputs in " + shownOut + "/: " + String.join(", ", names)
+          + System.lineSeparator();
     } catch (IOException e) {
-      out.println("(no summary written: " + e.getMessage() + ")");
+      return "(no summary written: " + e.getMessage() + ")" + System.lineSeparator();
     }
   }
 
-  /** Every warning of the job, grouped (see {@link WarningSummary}). */
-  private static void printWarnings(String outDir, PrintStream err) {
+  /** summary.json, whose warnings are printed ({@link WarningSummary}); null when unreadable. */
+  private static JsonNode readSummaryJson(String outDir, PrintStream err) {
     ResourceId file = resolve(outDir, "summary.json");
     try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
-      WarningSummary.print(new ObjectMapper().readTree(in), err);
+      return new ObjectMapper().readTree(in);
     } catch (IOException e) {
       err.println("loadprof: could not read the warnings from " + file + ": " + e.getMessage());
+      return null;
     }
   }
 
   /** The one-line reasons of the unusable runs, as written to summary.json. */
-  private static List<String> unusableReasons(String outDir) {
+  private static List<String> unusableReasons(JsonNode summaryJson, String outDir) {
+    if (summaryJson == null) {
+      return List.of("(could not read " + resolve(outDir, "summary.json") + ")");
+    }
     List<String> reasons = new ArrayList<>();
-    ResourceId file = resolve(outDir, "summary.json");
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
-      for (JsonNode run : new ObjectMapper().readTree(in).path("runs")) {
-        String reason = run.path("unusable_reason").asText("");
-        if (!reason.isEmpty()) {
-          reasons.add(reason);
-        }
+    for (JsonNode run : summaryJson.path("runs")) {
+      String reason = run.path("unusable_reason").asText("");
+      if (!reason.isEmpty()) {
+        reasons.add(reason);
       }
-    } catch (IOException e) {
-      reasons.add("(could not read " + file + ": " + e.getMessage() + ")");
     }
     return reasons;
   }

@@ -6,6 +6,7 @@ import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
@@ -26,17 +27,23 @@ import picocli.CommandLine.ScopeType;
         + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression, 4 a process missing"
         + " from one side.%n")
 public final class LoadprofCli {
+  @Option(names = Logging.DEBUG, scope = ScopeType.INHERIT,
+      description = "On a failure, also print its whole stack trace (for a bug report).")
+  boolean debug; // read from the raw arguments (Logging.debug), so that parse errors see it too
+
   public static void main(String[] args) {
+    ThreadFailures.install(System.err, Logging.debug(List.of(args)));
     RunTempDir.claim();
     CompilerDirectives.addInBackground();
     int code = run(args, System.out, System.err);
     RunnerThreads.awaitEnd(RunnerThreads.MOST);
-    System.exit(code);
+    System.exit(ThreadFailures.afterJob(code, System.err));
   }
 
   /** Runs {@code loadprof ARGS...}, printing to {@code out} and {@code err}. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Logging.configure(List.of(args));
+    boolean debug = Logging.debug(List.of(args));
     PrintWriter outWriter = new PrintWriter(out, true);
     CommandLine cli = commandLine().setOut(outWriter).setErr(new PrintWriter(err, true));
     try {
@@ -57,12 +64,15 @@ public final class LoadprofCli {
       }
       return command.run(split.pipelineArgs(), out, err);
     } catch (ParameterException e) {
+      stackTrace(debug, e, err);
       err.println("loadprof: " + Usage.errorLine(e));
       return ExitCode.BAD_INPUT;
     } catch (UsageException e) {
+      stackTrace(debug, e, err);
       err.println("loadprof: " + e.getMessage());
       return ExitCode.BAD_INPUT;
     } catch (RuntimeException e) {
+      stackTrace(debug, e, err);
       String diskFull = FreeSpace.diskFull(e);
       if (diskFull != null) {
         err.println("loadprof: " + diskFull);
@@ -70,12 +80,20 @@ public final class LoadprofCli {
       }
       return JobOutcome.failed(e, err);
     } catch (Error e) { // out of memory, a native library that cannot load: one line too
+      stackTrace(debug, e, err);
       String oom = OutOfMemory.advice(e);
       err.println("loadprof: " + (oom != null ? oom : "the job failed: " + e
-          + " (run again with --verbose for the runner's log)"));
+          + " (run again with --verbose for the runner's log, --debug for its stack trace)"));
       return ExitCode.JOB_FAILED;
     } finally {
       outWriter.flush();
+    }
+  }
+
+  /** With --debug: the failure's whole stack trace, before its one line. */
+  private static void stackTrace(boolean debug, Throwable e, PrintStream err) {
+    if (debug) {
+      e.printStackTrace(err);
     }
   }
 

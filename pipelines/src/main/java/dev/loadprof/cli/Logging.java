@@ -10,6 +10,8 @@ import java.util.List;
  */
 final class Logging {
   static final String VERBOSE = "--verbose";
+  /** Prints a failure's whole stack trace (global: any command, before or after its name). */
+  static final String DEBUG = "--debug";
   private static final String DEFAULT_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
   /** Loggers that are off unless verbose: a failed Flink job's ~200 lines of stack traces. */
   private static final String[] QUIET_BY_DEFAULT = {"org.apache.flink",
@@ -31,5 +33,18 @@ final class Logging {
         return;
       }
     }
+  }
+
+  /** Whether {@code --debug} is among the options (before {@code --}). */
+  static boolean debug(List<String> args) {
+    for (String a : args) {
+      if (a.equals("--")) {
+        return false;
+      }
+      if (a.equals(DEBUG)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

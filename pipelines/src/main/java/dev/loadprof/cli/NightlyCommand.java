@@ -1,24 +1,20 @@
 package dev.loadprof.cli;
 
-import dev.loadprof.cli.progress.ProgressDisplay;
 import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.compare.NightlyJob;
 import dev.loadprof.compare.NightlyJson;
 import dev.loadprof.compare.NightlySettings;
-import dev.loadprof.pipelines.AnalyzePipeline;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
 import java.util.List;
-import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code loadprof nightly}: the analyze pipeline over a history of runs, whose last step finds
- * the change points and judges the latest night (dev.loadprof.compare) instead of writing
- * profiles.
+ * {@code loadprof nightly}: analyze's steps over a history of runs, where analyze runs ({@link
+ * JobPlacement}), whose last step finds the change points and judges the latest night
+ * (dev.loadprof.compare) instead of writing profiles.
  */
 @Command(name = "nightly", customSynopsis = NightlyCommand.SYNOPSIS,
     description = "The history of nightly runs: change points over all nights, and the latest"
@@ -59,18 +55,14 @@ final class NightlyCommand implements JobCommand {
     if (history != null) {
       settings = settings.withHistory(history);
     }
-    PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
-        StoreEnvironment.paths(given, outDir));
+    JobPlacement place = JobPlacement.choose(runner, pipelineArgs, given, outDir);
     OutputDir.checkWritable(outDir);
     AnalyzeSettings analysis = AnalysisSettings.of(outDir, parsing, filters, selection);
-    FileSystems.setDefaultPipelineOptions(options);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), analysis.event(),
         parsing.windowNsIfGiven(), err);
-    try (OutputClaim claim = OutputClaim.take(outDir)) {
-      try (ProgressDisplay shown = progress.start(err, options)) {
-        AnalyzePipeline.run(options, in.traces(), in.archives(),
-            analysis.writingTo(claim.staging()), new NightlyJob(settings));
-      }
+    try (OutputClaim claim = OutputClaim.take(outDir, err)) {
+      place.run(in.traces(), in.archives(), analysis.writingTo(claim.staging()),
+          new NightlyJob(settings), progress, err);
       return JobOutcome.judged(claim, NightlyJson.FILE_NAME, OUTPUTS, out, err);
     }
   }

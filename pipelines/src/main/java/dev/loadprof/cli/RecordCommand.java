@@ -13,8 +13,10 @@ import picocli.CommandLine.Parameters;
 /** {@code loadprof record}: run a program under perf, then analyze the recording. */
 @Command(name = "record", customSynopsis = RecordCommand.SYNOPSIS,
     description = {"Run CMD under perf record in the mode that works here, analyze the recording"
-        + " and write the usual outputs. The recording is kept in the output directory as"
-        + " CMD.data (re-analyze it with loadprof analyze DIR/CMD.data).",
+        + " and write the usual outputs. Each recording is kept in the output directory in a"
+        + " file of its own, CMD-YYYYMMDD-HHMMSS.data (the UTC time it started; --name"
+        + " chooses another), which is its run id and night: loadprof analyze, compare and"
+        + " nightly take DIR/CMD-*.data as they are.",
         "CMD's stdin, stdout and stderr are the terminal's, and loadprof exits with CMD's exit"
         + " code. Ctrl-C stops CMD and the recording; what was recorded is still analyzed."},
     footer = Usage.EXIT_CODES)
@@ -30,6 +32,11 @@ final class RecordCommand implements JobCommand {
           + " when permitted, else process.")
   String mode;
 
+  @Option(names = "--name", paramLabel = "NAME",
+      description = "Keep the recording as NAME.data (default: CMD-YYYYMMDD-HHMMSS, the UTC"
+          + " time it started). A name already taken is never overwritten: NAME-2.data, ...")
+  String name;
+
   @Option(names = "--freq", paramLabel = "HZ",
       description = "Sampling frequency (default: perf's 4000 Hz).")
   Integer freq;
@@ -44,7 +51,7 @@ final class RecordCommand implements JobCommand {
       return ExitCode.BAD_INPUT;
     }
     return RecordAndAnalyze.run(recordMode,
-        output.orDefault(AnalyzeCommand.DEFAULT_OUT), freq, command, pipelineArgs, err,
+        output.orDefault(AnalyzeCommand.DEFAULT_OUT), name, freq, command, pipelineArgs, err,
         args -> LoadprofCli.run(args, out, err));
   }
 }

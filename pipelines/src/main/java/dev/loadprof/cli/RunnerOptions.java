@@ -19,8 +19,8 @@ import picocli.CommandLine.TypeConversionException;
 final class RunnerOptions {
   @Option(names = "--runner", paramLabel = "NAME", converter = RunnerName.class,
       description = "Where the job runs: direct (Beam's DirectRunner, in this JVM; the default"
-          + " when analyze's inputs are not all local traces and archives, which run in this"
-          + " JVM without a Beam runner), flink (embedded Flink),"
+          + " when the inputs or --out are not all local; local traces and archives run in"
+          + " this JVM without a Beam runner), flink (embedded Flink),"
           + " flink-cluster (the local cluster of scripts/flink-cluster.sh), or a .properties"
           + " file; see runner-configs/.")
   String runner; // null: not given, the default (direct)
@@ -52,7 +52,7 @@ final class RunnerOptions {
   /**
    * Whether a job may run in this JVM without a Beam runner: no --runner and no pipeline option
    * given (so the default, the DirectRunner, would run it) and every input a local file, stdin
-   * or a pipe.
+   * or a pipe. {@link JobPlacement} asks, for every command.
    */
   boolean inThisJvm(List<String> pipelineArgs, List<String> inputs) {
     return runner == null && pipelineArgs.isEmpty()

@@ -5,12 +5,15 @@ import dev.loadprof.beam.AggregateProfiles;
 import dev.loadprof.beam.BuildRunIntervals;
 import dev.loadprof.beam.JoinSamplesWithLoad;
 import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.TraceRuns;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.SampleSelection;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.AnalysisWriter;
 import dev.loadprof.report.Filters;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -25,7 +28,8 @@ import org.apache.beam.sdk.values.PCollectionTuple;
  * The analyze pipeline: perf traces in, real-time profiles out.
  *
  * <p>Steps:
- * 1) Parse each trace (one file = one run) into blocks of events per (run, CPU, time window),
+ * 1) Parse each trace (one file = one run; a file with the same bytes as another is that run,
+ *    listed as not counted) into blocks of events per (run, CPU, time window),
  *    and one RunInfo per run (thread table, sampling event, health).
  * 2) Build run intervals for each block: who ran on that CPU when, chain breaks repaired.
  * 3) Group the blocks of all CPUs per (run, window) and give each sample its load: the number of
@@ -49,7 +53,7 @@ public final class AnalyzePipeline {
         // Spread the files over workers; each file is read by one worker.
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
-        parseTraces(settings.windowMs() * 1_000_000L, settings));
+        parseTraces(settings.windowMs() * 1_000_000L, settings).withRuns(traceRuns(traces)));
     parsed = ArchiveInputs.withArchives(parsed, archives,
         RunSelection.parse(settings.nights(), settings.hosts()));
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
@@ -74,6 +78,15 @@ public final class AnalyzePipeline {
     return new SampleSelection(settings.tids(),
         settings.cpus() == null ? null : SampleSelection.parseCpus(settings.cpus()),
         settings.time());
+  }
+
+  /** One run per trace content, each with a run id unique in the job ({@link TraceRuns}). */
+  static TraceRuns traceRuns(List<String> traces) {
+    try {
+      return TraceRuns.of(traces);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The parse step with the settings' event, decoding and parsing settings. */

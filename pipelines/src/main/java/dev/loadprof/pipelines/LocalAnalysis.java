@@ -3,6 +3,7 @@ package dev.loadprof.pipelines;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.beam.ParseTraces;
+import dev.loadprof.beam.TraceRuns;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
@@ -11,16 +12,22 @@ import dev.loadprof.progress.JobProgress;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.AnalysisAssembler;
 import dev.loadprof.report.AnalysisWriter;
+import dev.loadprof.report.Filters;
+import dev.loadprof.report.RunByRunWriter;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
- * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner: the same
- * cores, called in the same order per trace, per (run, window) and per (run, process), with
- * the same outputs. For traces read on this machine by the default runner, where Beam's
+ * analyze's steps ({@link AnalyzePipeline}) run in this JVM without a Beam runner, for analyze,
+ * compare and nightly alike (cli.JobPlacement): the same cores, called in the same order per
+ * trace, per (run, window) and per (run, process), with the same outputs. For traces read on
+ * this machine by the default runner, where Beam's
  * DirectRunner cost several times the analysis itself (it re-encodes each element to check
  * it, and polls its watermarks on a core of its own while a trace is read: bench/RESULTS.md
  * section 18). Each trace's text is parsed on all cores; each window is joined on a thread of
@@ -28,7 +35,14 @@ import java.util.Map;
  * by the windows still open, not by the trace.
  */
 public final class LocalAnalysis {
+  /** Jobs started here in this JVM: tests tell by it where a command ran its job. */
+  private static final AtomicLong JOBS = new AtomicLong();
+
   private LocalAnalysis() {}
+
+  static long jobsStarted() {
+    return JOBS.get();
+  }
 
   /**
    * Analyzes {@code traces} (local files, stdin or a pipe) with {@code settings}, handing the
@@ -41,39 +55,75 @@ public final class LocalAnalysis {
 
   /**
    * Also reads {@code archives} (local archive directories) as {@link ReadArchive} does: each
-   * archived run's blocks are read whole, then its windows joined.
+   * archived run's blocks are read whole, then its windows joined. A {@link RunByRunWriter}
+   * (nightly) gets each run assembled alone as soon as its windows are joined, and keeps its
+   * part of it: memory then holds one run's whole analysis, not every run's.
    */
   public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer) throws IOException {
-    ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings);
+    JOBS.incrementAndGet();
     SampleSelection selection = AnalyzePipeline.samples(settings);
+    Filters filters = AnalyzePipeline.filters(settings, selection);
     Map<String, RunInfo> runs = new LinkedHashMap<>();
-    Analysis analysis;
-    try (WindowJoiner joiner = new WindowJoiner(selection)) {
-      for (String path : traces) { // one after the other; each one's text is parsed on all cores
-        WindowJoiner.Trace windows = joiner.trace();
-        RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
-        runs.put(info.runId, info);
-        windows.finish(info);
+    if (writer instanceof RunByRunWriter<?> byRun) {
+      runByRun(traces, archives, settings, selection, filters, byRun, runs);
+    } else {
+      Analysis analysis;
+      try (WindowJoiner joiner = new WindowJoiner(selection)) {
+        readAll(traces, archives, settings, joiner, runs, info -> { });
+        JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
+        Map<String, ProcessAccumulator> processes = joiner.processes();
+        JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
+        analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), joiner.health(),
+            new ArrayList<>(processes.values()), filters);
       }
-      for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
-          RunSelection.parse(settings.nights(), settings.hosts()))) {
-        runs.put(run.info().runId, run.info());
-        WindowJoiner.Trace windows = joiner.trace();
-        ReadArchive.readBlocksLocally(run, block -> {
-          JobProgress.expect(JobProgress.Stage.JOINING, 1);
-          windows.add(block);
-        });
-        windows.finish(run.info());
-      }
-      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
-      Map<String, ProcessAccumulator> processes = joiner.processes();
-      JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
-      analysis = AnalysisAssembler.assemble(new ArrayList<>(runs.values()), joiner.health(),
-          new ArrayList<>(processes.values()), AnalyzePipeline.filters(settings, selection));
+      WriteReports.writeAtomically(analysis, settings.out(), writer);
     }
-    WriteReports.writeAtomically(analysis, settings.out(), writer);
     JobProgress.advance(JobProgress.Stage.WRITING, 1);
     return runs.values().stream().filter(RunInfo::isUnusable).count();
+  }
+
+  private static <K> void runByRun(List<String> traces, List<String> archives,
+      AnalyzeSettings settings, SampleSelection selection, Filters filters,
+      RunByRunWriter<K> writer, Map<String, RunInfo> runs) throws IOException {
+    List<K> kept = Collections.synchronizedList(new ArrayList<>());
+    try (WindowJoiner joiner = new WindowJoiner(selection)) {
+      // Assembled on the joining thread while the next run is read.
+      readAll(traces, archives, settings, joiner, runs, info -> joiner.whenJoined(info.runId,
+          (accs, health) -> kept.add(writer.keep(
+              AnalysisAssembler.assemble(List.of(info), health, accs, filters)))));
+      JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
+      joiner.processes(); // every run joined and kept
+      JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
+    }
+    // Nothing of the whole analysis is left to hand on: the writer writes what it kept.
+    WriteReports.writeAtomically(null, settings.out(),
+        (none, open) -> writer.writeKept(kept, filters, open));
+  }
+
+  /** Reads every run, one after the other; {@code read} is told of each once it is read. */
+  private static void readAll(List<String> traces, List<String> archives,
+      AnalyzeSettings settings, WindowJoiner joiner, Map<String, RunInfo> runs,
+      Consumer<RunInfo> read) throws IOException {
+    ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
+        .withRuns(TraceRuns.of(traces));
+    for (String path : traces) { // one after the other; each one's text is parsed on all cores
+      WindowJoiner.Trace windows = joiner.trace();
+      RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
+      runs.put(info.runId, info);
+      windows.finish(info);
+      read.accept(info);
+    }
+    for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
+        RunSelection.parse(settings.nights(), settings.hosts()))) {
+      runs.put(run.info().runId, run.info());
+      WindowJoiner.Trace windows = joiner.trace();
+      ReadArchive.readBlocksLocally(run, block -> {
+        JobProgress.expect(JobProgress.Stage.JOINING, 1);
+        windows.add(block);
+      });
+      windows.finish(run.info());
+      read.accept(run.info());
+    }
   }
 }

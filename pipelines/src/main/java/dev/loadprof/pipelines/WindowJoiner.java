@@ -17,18 +17,29 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * Joins the windows of local traces on a thread of its own while the traces are still read, and
  * merges each window's per-process accumulators as it goes: memory holds the windows not yet
  * complete, not the whole trace. The windows are joined and merged one at a time in the order
  * they complete, which the trace alone decides, so every run gives the same outputs.
+ *
+ * <p>The accumulators and health sums belong to the joining thread until it has ended: {@link
+ * #processes} and {@link #health} wait for that, and so does {@link #close}, so that no join
+ * is still changing them (or reading a window's blocks) once the joiner is left.
  */
 final class WindowJoiner implements AutoCloseable {
   /** Complete windows waiting for the joiner before the reader waits for it in turn. */
   private static final int QUEUED_WINDOWS = 4;
 
+  /** What is done with one complete window (the run: null until its trace has been read). */
+  interface WindowJoin {
+    void join(List<EventBlock> blocks, RunInfo run);
+  }
+
   private final SampleSelection selection;
+  private final WindowJoin join;
   private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "loadprof-join");
     t.setDaemon(true);
@@ -38,9 +49,17 @@ final class WindowJoiner implements AutoCloseable {
   private final Map<String, ProcessAccumulator> processes = new TreeMap<>();
   private final Map<String, Map<String, Long>> health = new TreeMap<>();
   private volatile Throwable failure;
+  private volatile boolean closed;
 
   WindowJoiner(SampleSelection selection) {
     this.selection = selection;
+    this.join = this::joinAndMerge;
+  }
+
+  /** For tests: {@code join} instead of joining and merging. */
+  WindowJoiner(SampleSelection selection, WindowJoin join) {
+    this.selection = selection;
+    this.join = join;
   }
 
   /** One trace's blocks, each window handed to the joiner once it is complete. */
@@ -58,6 +77,27 @@ final class WindowJoiner implements AutoCloseable {
   Map<String, Map<String, Long>> health() throws IOException {
     finishAll();
     return health;
+  }
+
+  /**
+   * Once every window handed on so far is joined, on the joining thread: takes the run's
+   * per-process accumulators (in key order) and the health its joins added out of this joiner
+   * and hands them to {@code then}, so that a job that needs each run alone holds one at a time.
+   */
+  void whenJoined(String runId,
+      BiConsumer<List<ProcessAccumulator>, Map<String, Map<String, Long>>> then) {
+    thread.execute(() -> {
+      try {
+        if (failure == null) {
+          List<ProcessAccumulator> accs = new ArrayList<>();
+          processes.values().removeIf(acc -> acc.runId.equals(runId) && accs.add(acc));
+          Map<String, Long> joined = health.remove(runId);
+          then.accept(accs, joined == null ? Map.of() : Map.of(runId, joined));
+        }
+      } catch (Throwable t) {
+        failure = t;
+      }
+    });
   }
 
   private void finishAll() throws IOException {
@@ -80,9 +120,27 @@ final class WindowJoiner implements AutoCloseable {
     }
   }
 
+  /**
+   * Drops the windows not begun, and waits for the one being joined: a window's join is CPU
+   * work on its own blocks, bounded by the window, so the wait is too.
+   */
   @Override
   public void close() {
+    closed = true;
     thread.shutdownNow();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (thread.awaitTermination(1, TimeUnit.SECONDS)) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true; // the wait goes on: the join must end before its results are left
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void submit(List<EventBlock> blocks, RunInfo run) {
@@ -94,8 +152,8 @@ final class WindowJoiner implements AutoCloseable {
     }
     thread.execute(() -> {
       try {
-        if (failure == null) {
-          joinAndMerge(blocks, run);
+        if (failure == null && !closed) {
+          join.join(blocks, run);
         }
       } catch (Throwable t) {
         failure = t;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -13,7 +14,8 @@ import java.util.function.Function;
 /**
  * The core of {@code loadprof record [options] -- CMD ARGS...}: runs the program under perf record in the mode
  * that works here, then analyzes the recording like {@code analyze} and keeps the perf.data in
- * the output directory for re-analysis. Exit code: the program's own when it ran (even if it
+ * the output directory under a name of its own ({@link RecordingName}: the program and the
+ * time it started), for re-analysis, compare and nightly. Exit code: the program's own when it ran (even if it
  * failed, the recording is analyzed); 2 when perf is missing, not permitted, or the program
  * cannot be started; the analysis' code when the analysis fails.
  */
@@ -41,10 +43,12 @@ public final class RecordAndAnalyze {
   /**
    * Records {@code command} and analyzes the recording.
    *
+   * @param name the recording's file name without .data (--name), or null for the program's
+   *     name and the time the recording starts
    * @param analyzeArgs options for the analysis (e.g. --window), before the recording's path
    * @param analyze runs "loadprof analyze" with the given arguments and returns its exit code
    */
-  public static int run(RecordMode recordMode, String outDir, Integer freqHz,
+  public static int run(RecordMode recordMode, String outDir, String name, Integer freqHz,
       List<String> command, List<String> analyzeArgs, PrintStream err,
       Function<String[], Integer> analyze) {
     String freq = freqHz == null ? null : Integer.toString(freqHz);
@@ -74,13 +78,20 @@ public final class RecordAndAnalyze {
           + " (exit 127 for a shell); give its path or put it on PATH");
       return BAD_INPUT;
     }
-    Path dir = Path.of(outDir);
-    Path data = dir.resolve(Path.of(program).getFileName() + ".data");
+    String stem;
     try {
-      Files.createDirectories(dir);
-      Files.deleteIfExists(data);
+      stem = RecordingName.stem(program, name, Instant.now());
+    } catch (IllegalArgumentException e) {
+      err.println("loadprof record: " + e.getMessage());
+      return BAD_INPUT;
+    }
+    Path dir = Path.of(outDir);
+    Path data;
+    try {
+      data = RecordingName.claim(dir, stem);
     } catch (IOException e) {
-      err.println("loadprof record: cannot write " + data + ": " + e.getMessage());
+      err.println("loadprof record: cannot write " + dir.resolve(stem + ".data") + ": "
+          + e.getMessage());
       return BAD_INPUT;
     }
     err.println("loadprof record: mode " + recordMode.name().toLowerCase() + " - "
@@ -96,6 +107,7 @@ public final class RecordAndAnalyze {
       return BAD_INPUT;
     }
     if (!isRecording(data)) {
+      deleteQuietly(data); // the empty file that claimed the name
       err.println("loadprof record: perf record failed (exit " + result.exitCode() + ") and"
           + " wrote no recording: " + lastLines(result.stderrTail()) + hint(recordMode));
       return BAD_INPUT;
@@ -113,7 +125,9 @@ public final class RecordAndAnalyze {
     a.add(data.toString());
     int analyzed = analyze.apply(a.toArray(new String[0]));
     err.println("loadprof record: recorded in " + recordMode.name().toLowerCase() + " mode; the"
-        + " recording is kept in " + data + " (loadprof analyze " + data + ")");
+        + " recording is kept in " + data + ", a file of its own (loadprof analyze " + data
+        + (name == null ? "; compare and nightly take " + dir.resolve(
+            Path.of(program).getFileName() + "-*.data") + " as they are" : "") + ")");
     if (analyzed != 0) {
       return analyzed;
     }
@@ -130,6 +144,14 @@ public final class RecordAndAnalyze {
   private static String lastLines(String text) {
     List<String> lines = text.lines().filter(l -> !l.isBlank()).toList();
     return String.join(" / ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // an empty file left behind says nothing wrong
+    }
   }
 
   /** A perf.data with more than its header: perf got as far as writing the recording. */

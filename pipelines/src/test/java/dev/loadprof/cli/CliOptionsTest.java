@@ -197,7 +197,7 @@ class CliOptionsTest {
     List<String> missing = new ArrayList<>();
     for (String word : List.of("analyze", "archive", "--pid", "--tid", "--cpu", "--time",
         "--comms", "--out", "--window", "--event",
-        "--group-by", "--runner", "--verbose")) {
+        "--group-by", "--runner", "--verbose", "--debug")) {
       if (!script.contains(word)) {
         missing.add(word);
       }

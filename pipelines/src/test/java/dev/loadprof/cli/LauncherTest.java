@@ -104,11 +104,25 @@ class LauncherTest {
     }
   }
 
+  /** compare and nightly of local traces run in the CLI's JVM as analyze does: the same JVM. */
+  @Test
+  void compareAndNightlyOfSmallTracesStartAsAnalyzeDoes() throws Exception {
+    for (String[] args : new String[][] {
+        {"compare", "-o", dir.resolve("out").toString(), "--baseline", EXAMPLE, "--candidate",
+            EXAMPLE},
+        {"nightly", "-o", dir.resolve("out").toString(), "--history", "3", EXAMPLE}}) {
+      String command = dryRun(args).command();
+      assertThat(command, containsString("-XX:TieredStopAtLevel=1"));
+      assertThat(command, containsString("-XX:+UseSerialGC"));
+      assertThat(command, not(containsString("lib/*")));
+    }
+  }
+
   @Test
   void flinkNamedOrAnotherCommandKeepsFlinksJars() throws Exception {
     for (String[] args : new String[][] {{"analyze", "--runner=flink", EXAMPLE},
         {"analyze", "--parallelism=2", EXAMPLE}, {"analyze", "--runner", "flink-cluster", EXAMPLE},
-        {"compare", "a", "b"}}) {
+        {"archive", "--out", "a", "b"}}) {
       assertThat(String.join(" ", args), dryRun(args).command(), containsString("lib/*"));
     }
   }
@@ -289,7 +303,7 @@ class LauncherTest {
     String cds = home.resolve("pipelines/target/cds") + "/";
     assertThat(dryRun(launcher, "analyze", small.toString()).command(),
         containsString("-XX:SharedArchiveFile=" + cds + "direct.jsa "));
-    assertThat(dryRun(launcher, "compare", "a", "b").command(),
+    assertThat(dryRun(launcher, "archive", "--out", "a", "b").command(),
         containsString("-XX:SharedArchiveFile=" + cds + "full.jsa "));
     assertThat(dryRun(launcher, "analyze", "s3://bucket/run.txt").command(),
         containsString("-XX:SharedArchiveFile=" + cds + "full-stores.jsa "));

@@ -3,9 +3,9 @@ package dev.loadprof.pipelines;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.report.Reports;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -50,8 +50,7 @@ class LocalAnalysisTest {
    */
   @Test
   void perfDataThroughPerfScriptGivesTheSameOutputsAsTheDirectRunner() throws Exception {
-    assumeTrue(new ProcessBuilder("perf", "--version").start().waitFor() == 0,
-        "perf is not installed");
+    RequiredTools.require(RequiredTools.Tool.PERF);
     same(List.of("--perf-data-reader", "perf-script"), false, shippedPerfData().toString());
   }
 
@@ -104,11 +103,16 @@ class LocalAnalysisTest {
       assertTrue(b.stderr().startsWith("loadprof: the job failed: " + traces[0]), b.stderr());
       return;
     }
+    assertSameConsoleAndFiles(b, a, Reports.fileNames(manyRuns));
+  }
+
+  /** The same console (the output directory's name aside) and the same bytes in each file. */
+  static void assertSameConsoleAndFiles(E2e.Cli b, E2e.Cli a, Iterable<String> files) {
     assertEquals(b.stderr().replace(b.out().toString(), "OUT"),
         a.stderr().replace(a.out().toString(), "OUT"));
     assertEquals(b.stdout().replace(b.out().toString(), "OUT"),
         a.stdout().replace(a.out().toString(), "OUT"));
-    for (String file : Reports.fileNames(manyRuns)) {
+    for (String file : files) {
       byte[] x = b.bytes(file);
       byte[] y = a.bytes(file);
       if (!Arrays.equals(x, y) && !file.endsWith(".gz")) {

@@ -4,7 +4,6 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.pipelines.E2e.Cli;
 import dev.loadprof.testtools.RequiredTools;
@@ -32,8 +31,7 @@ class PerfDataInputIT {
   @BeforeAll
   static void record() throws Exception {
     RequiredTools.require(RequiredTools.Tool.PERF);
-    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "system-wide recording needs root");
+    RequiredTools.requireRoot("a system-wide recording needs it");
     withCallChains = record("g.data", "-g");
     withoutCallChains = record("nog.data");
   }
@@ -131,6 +129,24 @@ class PerfDataInputIT {
     Path damaged = overwrite("records.data", dataOffset + dataSize / 2, 4096);
     assertDamaged(analyzeWithPerfScript(damaged, "records"), damaged);
     assertBadInputByDefault(damaged, "records-native");
+  }
+
+  /**
+   * Out of heap while reading perf.data (with -Xmx24m the kernel symbols' loading thread ran out
+   * first and printed the JVM's stack trace) is the one line that names the heap.
+   */
+  @Test
+  void outOfHeapIsOneLineWithoutAStackTrace() throws Exception {
+    Path log = dir.resolve("oom.log");
+    CliProcess.Result run = CliProcess.finish(CliProcess.start(java.util.Map.of(),
+        List.of("-Xmx24m"), log, "analyze", "-q", "-o", dir.resolve("oom").toString(),
+        withCallChains.toString()), log);
+    assertEquals(1, run.code(), run.output());
+    assertThat(run.output(), not(containsString("\tat ")));
+    assertThat(run.output(), not(containsString("Exception in thread")));
+    List<String> said = run.output().lines().filter(l -> l.startsWith("loadprof:")).toList();
+    assertEquals(1, said.size(), run.output());
+    assertThat(said.get(0), containsString("ran out of memory (Java heap space"));
   }
 
   @Test

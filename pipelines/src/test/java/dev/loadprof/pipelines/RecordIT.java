@@ -33,14 +33,10 @@ class RecordIT {
 
   @BeforeAll
   static void buildWorkloads() throws Exception {
-    RequiredTools.require(RequiredTools.Tool.PERF);
-    assumeTrue(new String(Files.readAllBytes(Path.of("/proc/self/status")))
-        .lines().anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
-    Path sources = repoRoot().resolveSibling("shared/workloads");
-    if (!Files.isDirectory(sources)) {
-      sources = Path.of("/work/shared/workloads");
-    }
-    assumeTrue(Files.isDirectory(sources), "no ../shared/workloads");
+    RequiredTools.require(RequiredTools.Tool.PERF, RequiredTools.Tool.MAKE,
+        RequiredTools.Tool.GCC);
+    RequiredTools.requireRoot("system-wide recordings and runuser nobody need it");
+    Path sources = RequiredTools.workloads();
     workloads = shared.resolve("wl");
     assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString())));
     assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));
@@ -68,14 +64,116 @@ class RecordIT {
   }
 
   @Test
-  void recordsSystemWideAsRootAndPassesTheExitCodeThrough(@TempDir Path out) {
+  void recordsSystemWideAsRootAndPassesTheExitCodeThrough(@TempDir Path out)
+      throws IOException {
     Cli cli = E2e.cli("record", "--mode", "system", "--out", out.toString(), "--",
         "sh", "-c", mixed() + " 20 2; echo to-stderr >&2; exit 3");
     assertEquals(3, cli.exit(), cli.stderr());
     assertThat(cli.stderr(), containsString("mode system"));
     assertThat(cli.stderr(), containsString("sh exited with code 3"));
-    assertTrue(Files.isRegularFile(out.resolve("sh.data")));
+    assertEquals(1, recordings(out, "sh-").size(), cli.stderr());
     assertThat(cli.stdout(), containsString("Real time at load:"));
+  }
+
+  /** The recordings in {@code dir} whose names start with {@code prefix}, sorted. */
+  private static List<Path> recordings(Path dir, String prefix) throws IOException {
+    try (var files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().startsWith(prefix)
+          && f.getFileName().toString().endsWith(".data")).sorted().toList();
+    }
+  }
+
+  /**
+   * Recording one program twice into one directory keeps both recordings, each in a file of
+   * its own named for the program and its start; compare and nightly take them as they are
+   * (before, the second overwrote mixed.data, and two mixed.data of two directories were
+   * refused: "two traces have the run id 'mixed'"). One file name in two directories is two
+   * runs; a copy of a recording is counted once.
+   */
+  @Test
+  void repeatedRecordingsAreDistinctRunsThatCompareAndNightlyTakeAsTheyAre(@TempDir Path dir)
+      throws IOException {
+    Path base = dir.resolve("base");
+    Path candidate = dir.resolve("new");
+    for (Path out : List.of(base, base, candidate, candidate)) {
+      // At 1 kHz: fewer records, so that perf loses none on a busy machine (a run that lost
+      // events is left out of compare's figures, though still one of its side's runs).
+      Cli cli = E2e.cli("record", "--mode", "system", "--freq", "1000", "--out",
+          out.toString(), "--", mixed(), "20", "2", "1");
+      assertEquals(0, cli.exit(), cli.stderr());
+      assertThat(cli.stderr(), containsString("the recording is kept in " + out + "/mixed-"));
+    }
+    List<Path> baseRuns = recordings(base, "mixed-");
+    List<Path> newRuns = recordings(candidate, "mixed-");
+    assertEquals(2, baseRuns.size(), baseRuns.toString());
+    assertEquals(2, newRuns.size(), newRuns.toString());
+    for (Path run : baseRuns) {
+      assertTrue(run.getFileName().toString().matches("mixed-\\d{8}-\\d{6}(-\\d+)?\\.data"),
+          run.toString());
+    }
+
+    Cli compare = E2e.cli("compare", "--out", dir.resolve("cmp").toString(), "--comm",
+        "^mixed$", "--baseline", base + "/mixed-*.data", "--candidate",
+        candidate + "/mixed-*.data");
+    assertTrue(compare.exit() == 0 || compare.exit() == 3, compare.stderr());
+    assertEquals(List.of(runIds(baseRuns), runIds(newRuns)), sides(compare), compare.stderr());
+
+    // One name in two directories: two runs, told apart by their directories.
+    Files.copy(newRuns.get(0), base.resolve("mixed.data"));
+    Files.copy(baseRuns.get(0), candidate.resolve("mixed.data"));
+    Cli twoDirs = E2e.cli("compare", "--out", dir.resolve("cmp2").toString(), "--comm",
+        "^mixed$", "--baseline", base + "/mixed.data", baseRuns.get(1).toString(),
+        "--candidate", candidate + "/mixed.data", newRuns.get(1).toString());
+    assertTrue(twoDirs.exit() == 0 || twoDirs.exit() == 3, twoDirs.stderr());
+    assertEquals(List.of(sorted("base/mixed", runIds(baseRuns).get(1)),
+        sorted("new/mixed", runIds(newRuns).get(1))), sides(twoDirs), twoDirs.stderr());
+
+    // A copy of a recording is the same trace: counted once, and listed as left out.
+    Files.copy(baseRuns.get(0), base.resolve("mixed-copy.data"));
+    Cli nightly = E2e.cli("nightly", "--out", dir.resolve("nightly").toString(), "--comm",
+        "^mixed$", base + "/mixed-*.data");
+    assertTrue(nightly.exit() == 0 || nightly.exit() == 3, nightly.stderr());
+    JsonNode excluded = CompareCliTest.json(nightly, "nightly.json").get("excluded_runs");
+    List<String> sameTrace = new ArrayList<>();
+    excluded.forEach(e -> {
+      if (e.get("reason").asText().contains("is the same trace as run")) {
+        sameTrace.add(e.get("run").asText() + ": " + e.get("reason").asText());
+      }
+    });
+    assertEquals(1, sameTrace.size(), excluded.toString());
+    assertThat(sameTrace.get(0), containsString("mixed-copy: run mixed-copy ("));
+    assertThat(sameTrace.get(0), containsString("is the same trace as run "
+        + runIds(baseRuns).get(0) + " ("));
+  }
+
+  private static List<String> sorted(String... runIds) {
+    return java.util.Arrays.stream(runIds).sorted().toList();
+  }
+
+  private static List<String> runIds(List<Path> recordings) {
+    return recordings.stream().map(p -> p.getFileName().toString().replace(".data", ""))
+        .toList();
+  }
+
+  /**
+   * The runs of compare's baseline and candidate, sorted, whether counted or left out (a run
+   * whose perf lost events is left out on a busy machine, but is still a run of its side).
+   */
+  private static List<List<String>> sides(Cli compare) throws IOException {
+    JsonNode json = CompareCliTest.json(compare, "compare.json");
+    List<List<String>> sides = new ArrayList<>();
+    for (String side : List.of("baseline_runs", "candidate_runs")) {
+      List<String> runs = new ArrayList<>();
+      json.get(side).forEach(r -> runs.add(r.asText()));
+      sides.add(runs);
+    }
+    json.get("excluded_runs").forEach(e -> {
+      String run = e.get("run").asText();
+      sides.get(run.startsWith("new/") || e.get("reason").asText().contains("/new/") ? 1 : 0)
+          .add(run);
+    });
+    sides.forEach(java.util.Collections::sort);
+    return sides;
   }
 
   @Test

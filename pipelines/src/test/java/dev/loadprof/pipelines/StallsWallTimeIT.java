@@ -2,11 +2,12 @@ package dev.loadprof.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loadprof.pipelines.E2e.Cli;
 import dev.loadprof.pipelines.E2e.Window;
+import dev.loadprof.testtools.RequiredTools.Tool;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,14 +30,9 @@ class StallsWallTimeIT {
 
   @BeforeAll
   static void buildStalls() throws Exception {
-    assumeTrue(run(List.of("perf", "--version"), null) == 0, "perf is not installed");
-    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
-    Path sources = RecordIT.repoRoot().resolveSibling("shared/workloads");
-    if (!Files.isDirectory(sources)) {
-      sources = Path.of("/work/shared/workloads");
-    }
-    assumeTrue(Files.isDirectory(sources), "no ../shared/workloads");
+    RequiredTools.require(Tool.PERF, Tool.MAKE, Tool.GCC);
+    RequiredTools.requireRoot("loadprof record's system-wide mode needs it");
+    Path sources = RequiredTools.workloads();
     Path workloads = shared.resolve("wl");
     assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString()), null));
     assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString(), "stalls"), null));
@@ -60,7 +56,8 @@ class StallsWallTimeIT {
 
   /** loadprof record MODE of stalls 0.3; returns its text trace, its WINDOW lines beside it. */
   private static Path record(Path out, String mode, String fields) throws Exception {
-    Cli cli = E2e.cli("record", "--mode", mode, "--freq", "1000", "--out", out.toString(), "--",
+    Cli cli = E2e.cli("record", "--mode", mode, "--freq", "1000", "--name", "stalls", "--out",
+        out.toString(), "--",
         stalls.toString(), "0.3", out.resolve("stalls.tmp").toString());
     assertEquals(0, cli.exit(), cli.stderr());
     Files.writeString(out.resolve("stalls.windows"), cli.stderr(), StandardCharsets.UTF_8);

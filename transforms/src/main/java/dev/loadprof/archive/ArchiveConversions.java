@@ -4,6 +4,7 @@ import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.block.UnusablePolicy;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
+import dev.loadprof.model.LossTimeline;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.StackTable;
 import dev.loadprof.model.TraceEventSink;
@@ -12,6 +13,7 @@ import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.CpuStateKind;
 import dev.loadprof.schemas.CpuStateRecord;
 import dev.loadprof.schemas.EventBlockRecord;
+import dev.loadprof.schemas.LossTimelineRecord;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -168,6 +170,7 @@ public final class ArchiveConversions {
         .setBlocksVersion(BlockBuilder.BLOCKS_VERSION)
         .setSubjectPid(run.subjectPid)
         .setSubjectPids(new ArrayList<>(run.subjectPids))
+        .setLossTimeline(lossRecord(run.losses))
         .setHealth(new HashMap<>(run.health.counters()))
         .setMalformedExamples(new ArrayList<>(run.health.malformedExamples()))
         .setWarnings(new ArrayList<>(run.warnings))
@@ -176,6 +179,41 @@ public final class ArchiveConversions {
         .setNight(storage.night())
         .setJobId(storage.jobId())
         .build();
+  }
+
+  private static LossTimelineRecord lossRecord(LossTimeline t) {
+    long[][] losses = t.losses();
+    return LossTimelineRecord.newBuilder()
+        .setBucketNs(t.bucketNs())
+        .setFirstBucket(t.firstBucket())
+        .setRecordCounts(longs(t.counts()))
+        .setLossFromNs(longs(losses[0]))
+        .setLossToNs(longs(losses[1]))
+        .setLossCounts(longs(losses[2]))
+        .setUndatedLosses(t.undated())
+        .build();
+  }
+
+  private static LossTimeline lossTimeline(LossTimelineRecord r) {
+    return LossTimeline.of(r.getBucketNs(), r.getFirstBucket(), unbox(r.getRecordCounts()),
+        unbox(r.getLossFromNs()), unbox(r.getLossToNs()), unbox(r.getLossCounts()),
+        r.getUndatedLosses());
+  }
+
+  private static List<Long> longs(long[] values) {
+    List<Long> out = new ArrayList<>(values.length);
+    for (long v : values) {
+      out.add(v);
+    }
+    return out;
+  }
+
+  private static long[] unbox(List<Long> values) {
+    long[] out = new long[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values.get(i);
+    }
+    return out;
   }
 
   /**
@@ -205,6 +243,9 @@ public final class ArchiveConversions {
     m.getBuildIds().forEach((file, id) -> run.buildIds.put(file, id));
     run.subjectPid = m.getSubjectPid();
     run.subjectPids.addAll(m.getSubjectPids());
+    if (m.getLossTimeline() != null) {
+      run.losses = lossTimeline(m.getLossTimeline());
+    }
     // Sorted, as TraceHealth keeps them; zero counters were never stored.
     new TreeMap<>(m.getHealth()).forEach(run.health::add);
     m.getMalformedExamples().forEach(run.health::addMalformedExample);

@@ -15,7 +15,8 @@ import java.time.temporal.ChronoUnit;
  *
  * <ol>
  *   <li>{@code loadprof archive --night}, when given;
- *   <li>else the date in the run id (YYYY-MM-DD, else YYYYMMDD; {@link Nights#fromRunId});
+ *   <li>else the date in the run id (loadprof record's NAME-YYYYMMDD-HHMMSS, else YYYY-MM-DD,
+ *       else YYYYMMDD; {@link Nights#fromRunId});
  *   <li>else the recording's own capture date: the {@code # captured on} line of {@code perf
  *       script --header}, or the CLOCK_DATA feature of a perf.data header (perf record -k);
  *   <li>else the UTC date the trace file was last modified.

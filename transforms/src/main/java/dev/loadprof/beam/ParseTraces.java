@@ -6,6 +6,7 @@ import dev.loadprof.archive.NightRule;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.report.Printable;
+import dev.loadprof.parse.LocalInputs;
 import dev.loadprof.parse.ParallelTextParser;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
@@ -18,7 +19,6 @@ import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.ArrayList;
@@ -37,12 +37,17 @@ import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Filter;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +78,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
   private final int parseThreads;
   private final PerfDataReading perfDataReading;
   private boolean logWarnings;
+  /** The run id of each trace and the traces counted as another; null: each file its own. */
+  private TraceRuns traceRuns;
 
   /**
    * @param windowNs length of a time window
@@ -104,22 +111,48 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    * the runs' infos, which on a cluster is the only place the user sees.
    */
   public ParseTraces withWarningsLogged() {
+    ParseTraces t = copy();
+    t.logWarnings = true;
+    return t;
+  }
+
+  /**
+   * Names each trace as {@code runs} says (unique in the job), and reads a trace with the same
+   * bytes as another not at all: its run is {@link TraceRuns#excludedRun}, without events.
+   */
+  public ParseTraces withRuns(TraceRuns runs) {
+    ParseTraces t = copy();
+    t.traceRuns = runs;
+    return t;
+  }
+
+  private ParseTraces copy() {
     ParseTraces t = new ParseTraces(windowNs, samplingEvent, decodePieces, splitBy, parseThreads,
         perfDataReading);
-    t.logWarnings = true;
+    t.logWarnings = logWarnings;
+    t.traceRuns = traceRuns;
     return t;
   }
 
   @Override
   public PCollectionTuple expand(PCollection<String> paths) {
+    TraceRuns runs = traceRuns != null ? traceRuns : TraceRuns.named(List.of());
     PCollectionTuple out = paths
+        .apply("Leave out traces counted as another",
+            Filter.by((String path) -> runs.sameAs(path) == null))
         .apply("Decode perf.data", new DecodePerfData(decodePieces, splitBy, perfDataReading))
-        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent, parseThreads,
-            logWarnings))
+        .apply("Parse perf script into blocks", ParDo.of(new ParseFn(windowNs, samplingEvent,
+            parseThreads, logWarnings, runs))
             .withOutputTags(BLOCKS, TupleTagList.of(RUNS)));
     out.get(BLOCKS).setCoder(EventBlockCoder.of());
-    out.get(RUNS).setCoder(RunInfoCoder.of());
-    return out;
+    PCollection<RunInfo> notCounted = paths
+        .apply("Traces counted as another", Filter.by((String path) -> runs.sameAs(path) != null))
+        .apply("Their runs", MapElements.into(TypeDescriptor.of(RunInfo.class))
+            .via((String path) -> runs.excludedRun(path)))
+        .setCoder(RunInfoCoder.of());
+    PCollection<RunInfo> all = PCollectionList.of(out.get(RUNS).setCoder(RunInfoCoder.of()))
+        .and(notCounted).apply("All runs", Flatten.pCollections());
+    return PCollectionTuple.of(BLOCKS, out.get(BLOCKS)).and(RUNS, all);
   }
 
   /**
@@ -130,25 +163,20 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
    */
   public RunInfo readLocally(String path, Consumer<EventBlock> blocks,
       LongConsumer windowsComplete) throws IOException {
-    List<PieceTask> planned = DecodePerfData.plan(path, decodePieces, splitBy, perfDataReading);
-    List<PieceTask> pieces = new ArrayList<>();
-    try {
-      planned.parallelStream().map(task -> {
-        try {
-          return DecodePerfData.decode(path, task);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).forEachOrdered(pieces::add);
-    } catch (UncheckedIOException e) {
-      PieceTexts.delete(pieces);
-      throw e.getCause();
+    TraceRuns runs = traceRuns != null ? traceRuns : TraceRuns.named(List.of());
+    if (runs.sameAs(path) != null) {
+      return runs.excludedRun(path); // its bytes are read as the other run's
     }
-    return ParseFn.read(path, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
-        blocks, windowsComplete);
+    List<PieceTask> planned = DecodePerfData.plan(path, decodePieces, splitBy, perfDataReading);
+    List<PieceTask> pieces = LocalDecode.all(planned, task -> DecodePerfData.decode(path, task));
+    return ParseFn.read(path, runs.runId(path), pieces, windowNs, samplingEvent, parseThreads,
+        logWarnings, blocks, windowsComplete);
   }
 
-  /** The run id of a trace file; see {@link RunIds#of}, which new code should call. */
+  /**
+   * The run id of a trace file on its own ({@link RunIds#of(String)}); in a job of several
+   * traces, {@link TraceRuns} makes each unique.
+   */
   public static String runIdOf(String path) {
     return RunIds.of(path);
   }
@@ -160,8 +188,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     private final String samplingEvent;
     private final int parseThreads;
     private final boolean logWarnings;
+    private final TraceRuns runs;
 
-    ParseFn(long windowNs, String samplingEvent, int parseThreads, boolean logWarnings) {
+    ParseFn(long windowNs, String samplingEvent, int parseThreads, boolean logWarnings,
+        TraceRuns runs) {
+      this.runs = runs;
       this.logWarnings = logWarnings;
       this.windowNs = windowNs;
       this.samplingEvent = samplingEvent;
@@ -173,8 +204,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         throws IOException {
       List<PieceTask> pieces = new ArrayList<>();
       input.getValue().forEach(pieces::add);
-      RunInfo info = read(input.getKey(), pieces, windowNs, samplingEvent, parseThreads,
-          logWarnings, block -> out.get(BLOCKS).output(block), null);
+      RunInfo info = read(input.getKey(), runs.runId(input.getKey()), pieces, windowNs,
+          samplingEvent, parseThreads, logWarnings, block -> out.get(BLOCKS).output(block), null);
       for (Map.Entry<String, Long> e : info.health.counters().entrySet()) {
         Metrics.counter("loadprof", e.getKey()).inc(e.getValue());
       }
@@ -189,10 +220,9 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
      * Reads one input's pieces into blocks, handed to {@code blocks} in the trace's order, and
      * returns its run's info: this step's work for one input, which needs no runner.
      */
-    static RunInfo read(String path, List<PieceTask> pieces, long windowNs, String samplingEvent,
-        int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
+    static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
+        String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
         LongConsumer windowsComplete) throws IOException {
-      String runId = RunIds.of(path);
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> {
@@ -286,12 +316,16 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       boolean stream = TraceFiles.isStream(path);
       InputStream raw;
       long size = 0;
-      if (stream) {
-        raw = TraceFiles.openStream(path);
-      } else {
-        MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
-        raw = Channels.newInputStream(FileSystems.open(file.resourceId()));
-        size = file.sizeBytes();
+      try {
+        if (stream) {
+          raw = TraceFiles.openStream(path);
+        } else {
+          MatchResult.Metadata file = FileSystems.matchSingleFileSpec(path);
+          raw = Channels.newInputStream(FileSystems.open(file.resourceId()));
+          size = file.sizeBytes();
+        }
+      } catch (IOException e) {
+        throw LocalInputs.unreadable(path, e); // a file this user may not read: bad input
       }
       try (ProgressStream counted = new ProgressStream(raw, path, size);
           InputStream text = TraceFiles.open(counted)) {

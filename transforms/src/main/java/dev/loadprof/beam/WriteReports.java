@@ -37,9 +37,12 @@ import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.PDone;
 
 /**
- * Writes every output file ({@link Reports#ALL}) from the aggregated profiles. Files are written into a temporary directory
- * under the output directory and moved into place only when all are complete, so a failed job
- * leaves no partial outputs.
+ * Writes every output file ({@link Reports#ALL}) from the aggregated profiles. Files are written
+ * into a temporary directory under the output directory and moved into place only when all are
+ * complete, so a failed job leaves no partial outputs. Those moves are file by file: a process
+ * killed among them leaves a mix. So the CLI gives a private staging directory as the output
+ * directory, and publishes it into --out through a journal that the next job finishes
+ * (dev.loadprof.cli.PublishJournal): --out gets the outputs complete or not at all.
  */
 public final class WriteReports extends PTransform<PCollectionTuple, PDone> {
   /** The console summary's file, which the CLI prints; see {@link ConsoleSummary}. */

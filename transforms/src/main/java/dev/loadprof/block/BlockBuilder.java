@@ -322,7 +322,7 @@ public final class BlockBuilder implements TraceEventSink {
 
   @Override
   public void lost(long timeNs, long count) {
-    health.add(TraceHealth.LOST_EVENTS, count);
+    info.losses.lost(timeNs, count); // counted in the health at the end, each drop once
   }
 
   @Override
@@ -365,6 +365,7 @@ public final class BlockBuilder implements TraceEventSink {
     info.pidSource = threads.plainLayout() ? "comm" : "trace";
     threads.nameRestartsApart();
     threads.countUnknownThreadSwitches();
+    health.add(TraceHealth.LOST_EVENTS, info.losses.totalLost());
     RunWarnings.add(info, sourceName, threads.plainLayout(), lanes.byThread(), fromPerfData);
     damage.warn(info, sourceName);
     // A few samples may all be leaf-only in a recording with -g (idle, a leaf without frame
@@ -381,6 +382,7 @@ public final class BlockBuilder implements TraceEventSink {
   // ---------------------------------------------------------------- blocks
 
   private OpenBlock blockFor(int cpu, long timeNs, String outOfOrderCounter) {
+    info.losses.record(timeNs); // the records around perf's losses (compare.RecordLossRule)
     if (!sawRecord) {
       sawRecord = true;
       firstNs = timeNs;

@@ -1,5 +1,6 @@
 package dev.loadprof.block;
 
+import dev.loadprof.model.LossTimeline;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 
@@ -55,8 +56,7 @@ final class RunWarnings {
               + " thread's process is known."));
     }
     if (health.get(TraceHealth.LOST_EVENTS) > 0) {
-      info.warnings.add(sourceName + ": perf lost " + health.get(TraceHealth.LOST_EVENTS)
-          + " events; loads near those instants may be off.");
+      info.warnings.add(LossTimeline.warning(sourceName, health.get(TraceHealth.LOST_EVENTS)));
     }
     if (health.get(TraceHealth.MALFORMED_LINES) > 0) {
       info.warnings.add(sourceName + ": " + health.get(TraceHealth.MALFORMED_LINES)

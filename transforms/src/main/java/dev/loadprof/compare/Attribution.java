@@ -35,7 +35,14 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
     PARALLELISM("parallelism"),
     BOTH("both"),
     /** Most of the change is time waiting for CPUs other processes held: not the code. */
-    INTERFERENCE("interference");
+    INTERFERENCE("interference"),
+    /**
+     * A function of a process slowed by interference, whose own CPU time grew while the
+     * process's did not: CPU time moved between the process's functions (preemption moves where
+     * cpu-clock samples land), not more work, so, as interference, not the code's doing. Its
+     * parts say CPU; the name says where that CPU came from.
+     */
+    MOVED("moved");
 
     public final String id;
 
@@ -84,13 +91,18 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
     return new Attribution(cpuPartNs, parallelismPartNs, c, interferenceNs, oversubscriptionNs);
   }
 
-  /** The same parts, the cause interference (a function of a process that was interfered). */
-  public Attribution asInterference() {
-    return new Attribution(cpuPartNs, parallelismPartNs, Cause.INTERFERENCE, interferencePartNs,
+  public boolean isInterference() {
+    return cause == Cause.INTERFERENCE;
+  }
+
+  /** The same parts, the cause moved (CPU moved between an interfered process's functions). */
+  public Attribution asMoved() {
+    return new Attribution(cpuPartNs, parallelismPartNs, Cause.MOVED, interferencePartNs,
         oversubscriptionPartNs);
   }
 
-  public boolean isInterference() {
-    return cause == Cause.INTERFERENCE;
+  /** Interference, or CPU moved by it between functions: the machine, not the code. */
+  public boolean isFromInterference() {
+    return cause == Cause.INTERFERENCE || cause == Cause.MOVED;
   }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * loadprof compare without the CLI: one analysis of all runs, each run on a side.
- * Runs with health warnings are left out and listed; the processes compared are those chosen
- * ({@link ComparedProcesses}: the subject, unless --comm or --pid chose); they match by name
- * across runs, and by group when the analysis has a --group-by.
+ * Runs with health warnings are left out and listed (perf's lost records only when they matter,
+ * {@link RecordLossRule}); the processes compared are those chosen ({@link ComparedProcesses}:
+ * the subject, unless --comm or --pid chose); they match by name across runs, and by group when
+ * the analysis has a --group-by.
  */
 public final class Compare {
   private Compare() {}
@@ -35,13 +36,15 @@ public final class Compare {
     List<String> baseline = new ArrayList<>();
     List<String> candidate = new ArrayList<>();
     List<ExcludedRun> excluded = new ArrayList<>();
+    List<String> lossNotes = new ArrayList<>();
+    Map<String, long[]> spans = RecordLossRule.spans(all);
     for (RunInfo r : all.runs()) {
       Side side = sideByRun.get(r.runId);
       if (side == null) {
         throw new CompareInputException("run " + r.runId + " (" + r.source + ") is neither"
             + " a baseline nor a candidate run");
       }
-      ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
+      ExcludedRun bad = ExcludedRun.judge(r, spans.get(r.runId), s, lossNotes);
       if (bad != null) {
         excluded.add(bad);
       } else {
@@ -53,7 +56,8 @@ public final class Compare {
     RunMetrics.GroupOf groupOf = groupOf(all.groupBy());
     Map<String, Map<SeriesKey, Double>> byRun = RunMetrics.of(all, groupOf);
     Comparison c = compare(byRun, baseline, candidate, excluded, s);
-    List<String> notes = new ArrayList<>(c.notes());
+    List<String> notes = new ArrayList<>(lossNotes); // what was lost, beside the runs, first
+    notes.addAll(c.notes());
     notes.addAll(chosen.notes());
     return withTakers(all, groupOf, new Comparison(c.settings(), c.baselineRuns(),
         c.candidateRuns(), c.excluded(), c.rows(), notes));
@@ -67,9 +71,21 @@ public final class Compare {
         c.rows(), notes);
   }
 
-  /** The comparison of figures already extracted, e.g. nights of a nightly history. */
+  /** The comparison of figures already extracted, each figure judged on its own. */
   static Comparison compare(Map<String, Map<SeriesKey, Double>> byRun, List<String> baseline,
       List<String> candidate, List<ExcludedRun> excluded, CompareSettings s) {
+    return compare(byRun, baseline, candidate, excluded, s, s.alpha());
+  }
+
+  /**
+   * The comparison of figures already extracted, e.g. nights of a nightly history.
+   *
+   * @param realTimeLevel the level the real-time figures' test must be able to reach (alpha,
+   *     or alpha / m when m of them are judged together): it chooses the test, not the verdict
+   */
+  static Comparison compare(Map<String, Map<SeriesKey, Double>> byRun, List<String> baseline,
+      List<String> candidate, List<ExcludedRun> excluded, CompareSettings s,
+      double realTimeLevel) {
     List<String> runs = new ArrayList<>(baseline);
     runs.addAll(candidate);
     List<MetricComparison> rows = new ArrayList<>();
@@ -100,13 +116,44 @@ public final class Compare {
             median(RunPresence.values(byRun, ran.presentCandidate(), cpu)));
         attribution = Interference.of(byRun, ran, key, attribution);
       }
-      rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s)
+      double level = key.metric().isRealTime() ? realTimeLevel : s.alpha();
+      rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s, level)
           .withAbsent(ran.absentBaseline(), ran.absentCandidate()));
     }
-    List<String> notes = notes(baseline, candidate, s);
+    List<String> notes = notes(baseline, candidate, s, realTimeLevel);
     notes.addAll(RunPresence.notes(presence.values(), byRun, s));
     return new Comparison(s, baseline, candidate, excluded, Interference.spreadToFunctions(rows),
         notes);
+  }
+
+  /**
+   * The comparison with the real-time figures that could be reported at all judged together
+   * (see {@link #withHolm}). Their test is chosen for the level Holm's first step asks,
+   * alpha / m: where the exact rank test cannot reach it with these runs, the t-test judges
+   * them, so that judging more figures together, or with more runs, never makes a change
+   * impossible to report. The family is the same whichever test is chosen (it depends on the
+   * medians and run counts only), so a first pass finds m.
+   */
+  static Comparison judgedTogether(Map<String, Map<SeriesKey, Double>> byRun,
+      List<String> baseline, List<String> candidate, CompareSettings s) {
+    Comparison first = compare(byRun, baseline, candidate, List.of(), s);
+    int m = family(first).size();
+    Comparison c = m > 1 ? compare(byRun, baseline, candidate, List.of(), s, s.alpha() / m)
+        : first;
+    return withHolm(c);
+  }
+
+  /** The rows judged together: real-time figures with a test, past the absolute threshold. */
+  static List<Integer> family(Comparison c) {
+    List<Integer> family = new ArrayList<>();
+    for (int i = 0; i < c.rows().size(); i++) {
+      MetricComparison r = c.rows().get(i);
+      if (r.metric().isRealTime() && r.pValue() != null && Math.max(r.baseline(),
+          r.candidate()) >= c.settings().thresholds().minAbsoluteNs()) {
+        family.add(i);
+      }
+    }
+    return family;
   }
 
   /**
@@ -116,15 +163,12 @@ public final class Compare {
    * most alpha. nightly asks this every night, of every function, so it needs the control; the
    * other figures explain the real-time ones and keep their own p.
    */
+  /** What the note on the figures judged together says after their number. */
+  static final String HOLM_NOTE = " real-time figures past the absolute threshold are judged"
+      + " together (Holm's adjustment of their p-values)";
+
   static Comparison withHolm(Comparison c) {
-    List<Integer> family = new ArrayList<>();
-    for (int i = 0; i < c.rows().size(); i++) {
-      MetricComparison r = c.rows().get(i);
-      if (r.metric().isRealTime() && r.pValue() != null && Math.max(r.baseline(),
-          r.candidate()) >= c.settings().thresholds().minAbsoluteNs()) {
-        family.add(i);
-      }
-    }
+    List<Integer> family = family(c);
     double[] p = new double[family.size()];
     for (int i = 0; i < p.length; i++) {
       p[i] = c.rows().get(family.get(i)).pValue();
@@ -136,8 +180,7 @@ public final class Compare {
           c.settings().alpha()));
     }
     List<String> notes = new ArrayList<>(c.notes());
-    notes.add(p.length + " real-time figures past the absolute threshold are judged together"
-        + " (Holm's adjustment of their p-values)");
+    notes.add(p.length + HOLM_NOTE);
     return new Comparison(c.settings(), c.baselineRuns(), c.candidateRuns(), c.excluded(), rows,
         notes);
   }
@@ -169,8 +212,12 @@ public final class Compare {
     }
   }
 
-  /** What the run counts allow one to conclude, said once for the whole comparison. */
-  static List<String> notes(List<String> baseline, List<String> candidate, CompareSettings s) {
+  /**
+   * What the run counts allow one to conclude, said once for the whole comparison: which test
+   * judges the figures and, where the exact rank test cannot reach the level, why another does.
+   */
+  static List<String> notes(List<String> baseline, List<String> candidate, CompareSettings s,
+      double realTimeLevel) {
     List<String> notes = new ArrayList<>();
     int nb = baseline.size();
     int nc = candidate.size();
@@ -178,9 +225,17 @@ public final class Compare {
       double minP = MannWhitney.minPValue(nb, nc);
       if (minP >= s.alpha()) {
         notes.add(String.format(Locale.ROOT, "with %d baseline and %d candidate runs the"
-            + " Mann-Whitney test cannot reach p < %.2f (the smallest possible p is %.3f): no"
-            + " change can be significant. Use at least %d runs a side.", nb, nc, s.alpha(),
-            minP, runsNeeded(s.alpha())));
+            + " Mann-Whitney test cannot reach p < %s (its smallest possible p is %.3f): the"
+            + " figures are judged by Student's t-test on their logarithms instead (assumes"
+            + " roughly log-normal noise); with %d runs a side the distribution-free rank test"
+            + " is used", nb, nc, MetricRules.levelText(s.alpha()), minP,
+            runsNeeded(s.alpha())));
+      } else if (minP >= realTimeLevel) {
+        notes.add(String.format(Locale.ROOT, "judged together, the real-time figures must reach"
+            + " p < %s (Holm's first step), which the Mann-Whitney test cannot with %d and %d"
+            + " runs (its smallest possible p is %.4f): they are judged by Student's t-test on"
+            + " their logarithms (assumes roughly log-normal noise); the other figures by the"
+            + " rank test", MetricRules.levelText(realTimeLevel), nb, nc, minP));
       }
     } else if (nb >= 2) {
       notes.add(String.format(Locale.ROOT, "one candidate run: it is judged against the %.0f%%"

@@ -13,7 +13,7 @@ import java.io.OutputStream;
 /** compare.json; the schema is in COMPARE_SCHEMA.md beside this file. */
 public final class CompareJson implements CompareWriter {
   public static final String FILE_NAME = "compare.json";
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.2.0";
 
   static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -70,6 +70,7 @@ public final class CompareJson implements CompareWriter {
     ObjectNode o = MAPPER.createObjectNode();
     entity(o, r.key());
     o.put("metric", r.metric().id());
+    o.put("unit", unit(r.metric()));
     putNullable(o, "baseline", r.baseline());
     putNullable(o, "candidate", r.candidate());
     putNullable(o, "delta_pct", r.deltaPct());
@@ -77,14 +78,16 @@ public final class CompareJson implements CompareWriter {
     o.put("method", r.method().id);
     o.put("n_baseline", r.nBaseline());
     o.put("n_candidate", r.nCandidate());
-    if (r.intervalLow() == null) {
+    if (r.interval() == null) {
       o.putNull("interval");
     } else {
       ObjectNode i = o.putObject("interval");
-      i.put("kind", r.method() == MetricComparison.Method.PREDICTION_INTERVAL
-          ? "prediction" : "shift_pct");
-      i.put("low", r.intervalLow());
-      i.put("high", r.intervalHigh());
+      i.put("kind", r.interval().kind().id);
+      i.put("low", r.interval().low());
+      i.put("high", r.interval().high());
+      if (r.interval().clipped()) {
+        i.put("clipped", true);
+      }
     }
     if (r.kind() == null) {
       o.putNull("kind");
@@ -102,6 +105,11 @@ public final class CompareJson implements CompareWriter {
       strings(o.putArray("absent_candidate_runs"), r.absentCandidate());
     }
     return o;
+  }
+
+  /** "ns" for times, "fraction" for shares (0..1), "load" for average loads (threads on CPUs). */
+  static String unit(Metric m) {
+    return m.isTime() ? "ns" : m.equals(Metric.SERIAL_FRACTION) ? "fraction" : "load";
   }
 
   static void entity(ObjectNode o, SeriesKey k) {

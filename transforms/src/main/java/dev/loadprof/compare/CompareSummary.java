@@ -51,11 +51,11 @@ final class CompareSummary implements CompareWriter {
           + " figures, do not set the verdict\n");
     }
     if (v == Verdict.INTERFERENCE) {
-      sb.append("  the real time grew because the process's threads waited for CPUs that other"
-          + " processes held, not because of its code; ").append(s.failOnInterference()
+      ConsoleTable.wrap(sb, "the real time grew because the process's threads waited for CPUs"
+          + " that other processes held, not because of its code; " + (s.failOnInterference()
           ? "exit " + Verdict.EXIT_INTERFERENCE + " (--fail-on-interference)"
-          : "exit 0 (--fail-on-interference makes it exit " + Verdict.EXIT_INTERFERENCE + ")")
-          .append('\n');
+          : "exit 0 (--fail-on-interference makes it exit " + Verdict.EXIT_INTERFERENCE + ")"),
+          "  ", "  ");
     }
   }
 

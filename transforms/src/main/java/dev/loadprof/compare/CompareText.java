@@ -1,7 +1,6 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.report.Analysis;
-import dev.loadprof.report.TextTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -102,16 +101,29 @@ public final class CompareText implements CompareWriter {
     return out;
   }
 
+  /**
+   * The changes (with kind, and the interval and cause on the line below) or the other figures
+   * (with the interval in its column), in at most {@link ConsoleTable#WIDTH} columns.
+   */
   static void table(StringBuilder sb, List<MetricComparison> rows, boolean changes) {
-    TextTable t = TextTable.labelsThenFigures();
-    t.add("", "metric", "baseline", "candidate", "delta", "interval", "p", "n", changes
-        ? "kind (cause: cpu part, load part)" : "");
+    ConsoleTable t = changes
+        ? new ConsoleTable(true, "", "metric", "baseline", "candidate", "delta", "p", "n", "kind")
+        : new ConsoleTable(false, "", "metric", "baseline", "candidate", "delta", "interval", "p",
+            "n");
     for (MetricComparison r : rows) {
-      t.add(r.key().entityName(), r.metric().id(), r.metric().format(r.baseline()),
-          r.metric().format(r.candidate()), delta(r), interval(r), p(r),
-          r.nBaseline() + "+" + r.nCandidate(), changes ? kind(r) : "");
+      String entity = r.key().entityName();
+      String metric = r.metric().id();
+      String baseline = r.metric().format(r.baseline());
+      String candidate = r.metric().format(r.candidate());
+      String n = r.nBaseline() + "+" + r.nCandidate();
+      if (changes) {
+        t.add(detail(r), entity, metric, baseline, candidate, delta(r), p(r), n,
+            r.kind() == null ? "" : r.kind());
+      } else {
+        t.add(null, entity, metric, baseline, candidate, delta(r), interval(r), p(r), n);
+      }
     }
-    t.render(sb, "");
+    t.render(sb);
   }
 
   static String delta(MetricComparison r) {
@@ -121,38 +133,71 @@ public final class CompareText implements CompareWriter {
     if (!r.change()) {
       return "~";
     }
-    return r.deltaPct() == null ? "new" : f("%+.1f%%", r.deltaPct());
+    return r.deltaPct() == null ? "new" : pct(r.deltaPct());
+  }
+
+  /** "+12.3%", "+1234%": one decimal below 100 %, none above. */
+  static String pct(double v) {
+    return Math.abs(v) < 100 ? f("%+.1f%%", v) : f("%+.0f%%", v);
   }
 
   static String interval(MetricComparison r) {
-    if (r.intervalLow() == null) {
+    Interval i = r.interval();
+    if (i == null) {
       return "-";
     }
-    if (r.method() == MetricComparison.Method.PREDICTION_INTERVAL) {
-      return "expected " + r.metric().format(r.intervalLow()) + ".."
-          + r.metric().format(r.intervalHigh());
+    if (i.kind() == Interval.Kind.PREDICTION) {
+      return "expected " + r.metric().format(i.low()) + ".." + r.metric().format(i.high());
     }
-    return f("[%+.1f%%, %+.1f%%]", r.intervalLow(), r.intervalHigh());
+    return "[" + pct(i.low()) + ", " + pct(i.high()) + "]";
   }
 
-  static String p(MetricComparison r) {
-    return r.pValue() == null ? "-" : f("p=%.3f", r.pValue());
+  /**
+   * The line under a change: its interval (said when cut at -100 % or 0) and, for real time,
+   * its cause with the CPU part and the load part (and the load part's split, where known).
+   */
+  static String detail(MetricComparison r) {
+    List<String> parts = new ArrayList<>();
+    Interval i = r.interval();
+    if (i != null) {
+      String what = i.kind() == Interval.Kind.PREDICTION ? "" : "interval ";
+      parts.add(what + interval(r) + (!i.clipped() ? ""
+          : i.kind() == Interval.Kind.PREDICTION ? " (cut at 0: no figure is below 0)"
+              : " (cut at -100%: no figure is below 0)"));
+    }
+    String cause = cause(r.attribution());
+    if (cause != null) {
+      parts.add(cause);
+    }
+    return parts.isEmpty() ? null : String.join("; ", parts);
   }
 
-  static String kind(MetricComparison r) {
-    String k = r.kind() == null ? "" : r.kind();
-    Attribution a = r.attribution();
+  /** "cause cpu: cpu +80.1ms, load +0.3ms", with the load part's split; null without one. */
+  static String cause(Attribution a) {
     if (a == null) {
-      return k;
+      return null;
     }
-    String others = Double.isNaN(a.interferencePartNs()) ? ""
-        : ", of it waiting for others' CPUs " + signed(a.interferencePartNs());
-    if (!Double.isNaN(a.waitsPartNs())) {
-      others += ", for its own " + signed(a.oversubscriptionPartNs()) + ", waits "
-          + signed(a.waitsPartNs());
+    String others = "";
+    if (!Double.isNaN(a.interferencePartNs())) {
+      others = " (of the load part: waiting for others' CPUs " + signed(a.interferencePartNs());
+      if (!Double.isNaN(a.waitsPartNs())) {
+        others += ", for its own " + signed(a.oversubscriptionPartNs()) + ", waits "
+            + signed(a.waitsPartNs());
+      }
+      others += ")";
     }
-    return f("%s (%s: cpu %s, load %s%s)", k, a.cause().id, signed(a.cpuPartNs()),
-        signed(a.parallelismPartNs()), others);
+    String moved = a.cause() != Attribution.Cause.MOVED ? ""
+        : "; the process's CPU time did not grow: this CPU moved here from its other functions";
+    return f("cause %s: cpu %s, load %s%s%s", a.cause().id, signed(a.cpuPartNs()),
+        signed(a.parallelismPartNs()), others, moved);
+  }
+
+  /** "p=0.008"; "p<0.001" below what three decimals show. */
+  static String p(MetricComparison r) {
+    if (r.pValue() == null) {
+      return "-";
+    }
+    return r.pValue() < 0.0005 ? "p<0.001" : f("p=%.3f", r.pValue());
   }
 
   static String signed(double ns) {

@@ -58,7 +58,7 @@ final class ComparedProcesses {
     List<String> candidate = new ArrayList<>();
     for (RunInfo r : all.runs()) {
       Side side = sideByRun.get(r.runId);
-      if (side != null && ExcludedRun.ifUnhealthy(r) == null) {
+      if (side != null && !ExcludedRun.hasWarningsBesidesLosses(r)) {
         (side == Side.BASELINE ? baseline : candidate).add(r.runId);
       }
     }

@@ -66,7 +66,8 @@ final class Interference {
    * function's cause becomes interference by the same rule as the process's. When the process's
    * CPU time did not grow significantly, a function's CPU change is a shift among its functions
    * (preemption moves where cpu-clock samples land, e.g. onto the kernel's irq-restore), not
-   * more work, so a regression of such a function is interference too.
+   * more work: a regression of such a function that its interference share does not explain
+   * is "moved" (its parts show CPU, which "interference" would contradict).
    */
   static List<MetricComparison> spreadToFunctions(List<MetricComparison> rows) {
     Map<SeriesKey, Attribution> interfered = new HashMap<>();
@@ -100,7 +101,7 @@ final class Interference {
       Attribution a = r.attribution().withInterference(load * share, load * own);
       if (!a.isInterference() && r.isRegression()
           && !cpuGrew.contains(RunPresence.processOf(r.key()))) {
-        a = a.asInterference();
+        a = a.asMoved();
       }
       out.add(r.withAttribution(a));
     }

@@ -5,23 +5,36 @@ import dev.loadprof.compare.stats.HodgesLehmann;
 import dev.loadprof.compare.stats.MannWhitney;
 import dev.loadprof.compare.stats.OrderStatistics;
 import dev.loadprof.compare.stats.PredictionInterval;
+import dev.loadprof.compare.stats.StudentT;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The rules of one comparison, by the number of runs: at least 2 a side, medians with the
- * Mann–Whitney p-value and the Hodges–Lehmann interval; 1 candidate run, the prediction interval
- * of the baseline runs; 1 baseline run, no significance, thresholds only.
+ * Mann–Whitney p-value and the Hodges–Lehmann interval when the exact rank test can reach the
+ * level asked for, else Student's t-test (so that more runs never make a change harder to report);
+ * 1 candidate run, the prediction interval of the baseline runs; 1 baseline run, no
+ * significance, thresholds only. Intervals are of the ratio candidate / baseline (logarithms of
+ * the values) wherever no value is 0, so they never reach below -100 %.
  */
 final class MetricRules {
   private MetricRules() {}
 
+  /** One figure judged on its own: its test must reach alpha. */
+  static MetricComparison compare(SeriesKey key, double[] b, double[] c, double entityRealNs,
+      Attribution attribution, CompareSettings s) {
+    return compare(key, b, c, entityRealNs, attribution, s, s.alpha());
+  }
+
   /**
    * @param entityRealNs the larger median real time of the entity (for the threshold of ratios)
    * @param attribution for real-time keys, else null
+   * @param level the level the test must be able to reach: alpha, or less when the figure is
+   *     judged together with others (Holm's first step is alpha / m); the exact rank test is
+   *     used only when its smallest possible p is below it
    */
   static MetricComparison compare(SeriesKey key, double[] b, double[] c, double entityRealNs,
-      Attribution attribution, CompareSettings s) {
+      Attribution attribution, CompareSettings s, double level) {
     double alpha = s.alpha();
     double mb = OrderStatistics.median(b);
     double mc = OrderStatistics.median(c);
@@ -32,38 +45,43 @@ final class MetricRules {
       deltaPct = 0.0;
     }
     Method method;
-    Double low = null;
-    Double high = null;
+    Interval interval = null;
     Double p = null;
-    boolean significant = false;
     String note = null;
+    boolean logs = allPositive(b) && allPositive(c);
     if (b.length >= 2 && c.length >= 2) {
-      method = Method.MANN_WHITNEY;
-      p = MannWhitney.test(b, c).pValue();
-      significant = p < alpha;
-      HodgesLehmann hl = HodgesLehmann.of(b, c, alpha);
-      if (hl.lower() != null && mb != 0) {
-        low = 100 * hl.lower() / Math.abs(mb);
-        high = 100 * hl.upper() / Math.abs(mb);
-      }
       double minP = MannWhitney.minPValue(b.length, c.length);
-      if (minP >= alpha) {
-        note = String.format(Locale.ROOT, "%d vs %d runs: the smallest possible p is %.3f,"
-            + " not below alpha %.2f", b.length, c.length, minP, alpha);
+      if (minP < level) {
+        method = Method.MANN_WHITNEY;
+        p = MannWhitney.test(b, c).pValue();
+        HodgesLehmann hl = logs ? HodgesLehmann.of(log(b), log(c), alpha)
+            : HodgesLehmann.of(b, c, alpha);
+        if (hl.lower() != null) {
+          interval = logs ? Interval.ofLogRatio(hl.lower(), hl.upper())
+              : mb > 0 ? Interval.ofShift(hl.lower(), hl.upper(), mb) : null;
+        }
+      } else {
+        method = Method.T_TEST;
+        StudentT t = logs ? StudentT.test(log(b), log(c), alpha)
+            : StudentT.test(b, c, alpha);
+        p = t.pValue();
+        double meanB = OrderStatistics.mean(b);
+        interval = logs ? Interval.ofLogRatio(t.lower(), t.upper())
+            : meanB > 0 ? Interval.ofShift(t.lower(), t.upper(), meanB) : null;
+        note = String.format(Locale.ROOT, "Student's t-test%s: with %d vs %d runs the rank test's"
+            + " smallest p is %.3f, not below %s", logs ? " on the logarithms" : "", b.length,
+            c.length, minP, levelText(level));
       }
     } else if (b.length >= 2) {
       method = Method.PREDICTION_INTERVAL;
       PredictionInterval pi = PredictionInterval.of(b, c[0], alpha);
       p = pi.pValue();
-      significant = p < alpha;
-      // Every figure is a time, a load or a share, never below 0: an interval reaching below 0
-      // (a wide spread around a small median) is shown from 0, which it covers the same.
-      low = Math.max(0, pi.lower());
-      high = pi.upper();
+      interval = Interval.ofPrediction(pi.lower(), pi.upper());
     } else {
       method = Method.NONE;
       note = "one baseline run: no significance can be claimed, thresholds only";
     }
+    boolean significant = p != null && p < alpha;
     boolean passes = passes(key.metric(), mb, mc, entityRealNs, s.thresholds());
     boolean change = passes && (method == Method.NONE || significant);
     String kind = null;
@@ -71,8 +89,31 @@ final class MetricRules {
       boolean worse = (mc > mb) == key.metric().higherIsWorse();
       kind = worse ? MetricComparison.REGRESSION : MetricComparison.IMPROVEMENT;
     }
-    return new MetricComparison(key, b.length, c.length, mb, mc, deltaPct, method, low, high, p,
+    return new MetricComparison(key, b.length, c.length, mb, mc, deltaPct, method, interval, p,
         significant, passes, change, kind, attribution, note, List.of(), List.of());
+  }
+
+  /** The level to two significant digits: "0.05", "0.0017". */
+  static String levelText(double level) {
+    return new java.math.BigDecimal(level).round(new java.math.MathContext(2))
+        .stripTrailingZeros().toPlainString();
+  }
+
+  private static boolean allPositive(double[] v) {
+    for (double x : v) {
+      if (!(x > 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static double[] log(double[] v) {
+    double[] out = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = Math.log(v[i]);
+    }
+    return out;
   }
 
   /**
@@ -88,7 +129,7 @@ final class MetricRules {
     boolean passes = ran >= s.thresholds().minAbsoluteNs();
     String note = "absent from every " + (b.length == 0 ? "baseline" : "candidate")
         + " run: not compared";
-    return new MetricComparison(key, b.length, c.length, mb, mc, null, Method.NONE, null, null,
+    return new MetricComparison(key, b.length, c.length, mb, mc, null, Method.NONE, null,
         null, false, passes, passes, MetricComparison.MISSING, null, note,
         presence.absentBaseline(), presence.absentCandidate());
   }

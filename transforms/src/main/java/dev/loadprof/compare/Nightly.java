@@ -36,6 +36,28 @@ public record Nightly(
     return out;
   }
 
+  /**
+   * The real-time change points whose level lasts to the latest night (the last of each
+   * figure's, of benchmarks that ran on the latest night): the latest night is compared with
+   * the nights since its benchmark's last change point, so "no change" beside one of these
+   * means the level is still changed against the nights before it. Regressions first, then
+   * processes before functions, biggest change first.
+   */
+  public List<ChangePoint> stillChanged() {
+    Map<SeriesKey, ChangePoint> last = new java.util.TreeMap<>();
+    for (ChangePoint cp : changePoints) {
+      List<LocalDate> nights = nightsByBenchmark.get(cp.key().group());
+      if (cp.key().metric().isRealTime() && nights != null && nights.contains(latestNight)) {
+        last.merge(cp.key(), cp, (a, b) -> a.night().isAfter(b.night()) ? a : b);
+      }
+    }
+    List<ChangePoint> out = new ArrayList<>(last.values());
+    out.sort(java.util.Comparator.comparing((ChangePoint cp) -> !MetricComparison.REGRESSION
+        .equals(cp.kind())).thenComparing(cp -> cp.key().isFunction())
+        .thenComparing(cp -> -Math.abs(cp.after() - cp.before())));
+    return out;
+  }
+
   public Verdict verdict() {
     List<MetricComparison> rows = new ArrayList<>();
     latest.values().forEach(c -> rows.addAll(c.rows()));

@@ -4,6 +4,7 @@ import dev.loadprof.compare.stats.EDivisive;
 import dev.loadprof.compare.stats.OrderStatistics;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.GroupBy;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -33,12 +34,24 @@ public final class NightlyHistory {
    *     matches nothing
    */
   public static Nightly nightly(Analysis all, NightlySettings s) {
+    return nightly(all, p -> RunMetrics.functionsOf(all, p), s);
+  }
+
+  /**
+   * The same with each process's function figures taken already ({@link
+   * RunMetrics#functionsOf}), so that {@code all} needs no stacks (NightlyJob's runs kept one by
+   * one).
+   */
+  static Nightly nightly(Analysis all, RunMetrics.FunctionsOf functionsOf, NightlySettings s) {
     Compare.requireSelectedProcesses(all);
     List<ExcludedRun> excluded = new ArrayList<>();
     Map<String, LocalDate> nightOf = new HashMap<>();
     Map<String, String> doubtful = new TreeMap<>(); // run -> why its night is in doubt
+    List<String> notes = new ArrayList<>();
+    Map<String, long[]> spans = RecordLossRule.spans(all);
     for (RunInfo r : all.runs()) {
-      ExcludedRun bad = ExcludedRun.ifUnhealthy(r);
+      List<String> lossNote = new ArrayList<>(1); // said of a run that is kept
+      ExcludedRun bad = ExcludedRun.judge(r, spans.get(r.runId), s.compare(), lossNote);
       LocalDate night = Nights.of(r);
       if (bad != null) {
         excluded.add(bad);
@@ -47,12 +60,12 @@ public final class NightlyHistory {
             + " YYYYMMDD) and the trace header no '# captured on' line"));
       } else {
         nightOf.put(r.runId, night);
+        notes.addAll(lossNote);
         if (r.nightDoubt != null && !r.nightDoubt.isEmpty()) {
           doubtful.put(r.runId, r.nightDoubt);
         }
       }
     }
-    List<String> notes = new ArrayList<>();
     leaveDoubtfulOutOfLatest(nightOf, doubtful, excluded, notes);
     if (nightOf.isEmpty()) {
       throw new CompareInputException("no healthy run with a night among " + all.runs().size()
@@ -62,9 +75,9 @@ public final class NightlyHistory {
     ComparedProcesses.Chosen chosen = ComparedProcesses.forNightly(all, runsByBenchmark(all,
         nightOf));
     Analysis compared = chosen.analysis();
-    RunMetrics.GroupOf groupOf = compared.groupBy().isNone()
-        ? (run, comm) -> Nights.benchmarkOf(run.runId) : compared.groupBy()::groupOf;
-    Map<String, Map<SeriesKey, Double>> byRun = new TreeMap<>(RunMetrics.of(compared, groupOf));
+    RunMetrics.GroupOf groupOf = groupOf(compared.groupBy());
+    Map<String, Map<SeriesKey, Double>> byRun =
+        new TreeMap<>(RunMetrics.of(compared, groupOf, functionsOf));
     byRun.keySet().retainAll(nightOf.keySet());
 
     // benchmark -> night -> runs
@@ -116,6 +129,11 @@ public final class NightlyHistory {
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
     return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
         below[1], latest, excluded, notes);
+  }
+
+  /** A process's benchmark: the run id without its date, unless --group-by says otherwise. */
+  static RunMetrics.GroupOf groupOf(GroupBy groupBy) {
+    return groupBy.isNone() ? (run, comm) -> Nights.benchmarkOf(run.runId) : groupBy::groupOf;
   }
 
   /**
@@ -178,11 +196,10 @@ public final class NightlyHistory {
           + latestNight + " with");
       return;
     }
-    List<String> baseline = new ArrayList<>();
-    earlier.forEach(n -> baseline.addAll(nights.get(n)));
-    Comparison c = Compare.withHolm(Compare.compare(mine, baseline, nights.get(latestNight),
-        List.of(), s.compare()));
-    latest.put(benchmark, c);
+    TreeMap<LocalDate, List<String>> compared = new TreeMap<>();
+    earlier.forEach(n -> compared.put(n, nights.get(n)));
+    compared.put(latestNight, nights.get(latestNight));
+    latest.put(benchmark, NightlyLatest.compare(compared, mine, s.compare()));
     notes.add("benchmark " + benchmark + ": latest night " + latestNight + " against "
         + earlier.size() + " nights from " + earlier.get(0)
         + (since != null ? " (since the change point of " + since + ")" : ""));

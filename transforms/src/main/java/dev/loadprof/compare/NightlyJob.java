@@ -1,18 +1,61 @@
 package dev.loadprof.compare;
 
+import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.report.Analysis;
-import dev.loadprof.report.AnalysisWriter;
+import dev.loadprof.report.Filters;
+import dev.loadprof.report.RunAnalyses;
+import dev.loadprof.report.RunByRunWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
  * The last step of loadprof nightly's pipeline: the history of the assembled analysis, written
- * by {@link NightlyOutputs}.
+ * by {@link NightlyOutputs}. Its figures are per run, so a job that analyzes its runs one after
+ * the other keeps of each only its processes' function figures and its processes without stacks
+ * ({@link #keep}). Which processes are compared (the subject, or the names in every run) is
+ * decided from all runs at once, so the figures are kept for every process of a run.
  */
-public record NightlyJob(NightlySettings settings) implements AnalysisWriter {
+public record NightlyJob(NightlySettings settings) implements RunByRunWriter<NightlyJob.Kept> {
+  /**
+   * One run's function figures per process ({@link RunMetrics#functionsOf}, by {@link
+   * #processKey}) and its analysis without stacks.
+   */
+  public record Kept(Map<String, Map<String, double[]>> functions, RunAnalyses.Part run) {}
+
   @Override
   public void write(Analysis analysis, Function<String, OutputStream> open) throws IOException {
     NightlyOutputs.writeAll(NightlyHistory.nightly(analysis, settings), open);
+  }
+
+  @Override
+  public Kept keep(Analysis run) {
+    Map<String, Map<String, double[]>> functions = new HashMap<>();
+    for (ProcessLoad p : run.processes()) {
+      functions.put(processKey(p), RunMetrics.functionsOf(run, p));
+    }
+    return new Kept(functions, RunAnalyses.part(run));
+  }
+
+  @Override
+  public void writeKept(List<Kept> kept, Filters filters, Function<String, OutputStream> open)
+      throws IOException {
+    Map<String, Map<String, double[]>> functions = new HashMap<>();
+    List<RunAnalyses.Part> runs = new ArrayList<>();
+    for (Kept k : kept) {
+      functions.putAll(k.functions());
+      runs.add(k.run());
+    }
+    NightlyOutputs.writeAll(NightlyHistory.nightly(RunAnalyses.withoutStacks(runs, filters),
+        p -> functions.getOrDefault(processKey(p), Map.of()), settings), open);
+  }
+
+  /** A process of a run, whatever name compare gives it (a new build under the old name). */
+  private static String processKey(ProcessLoad p) {
+    return p.runId + "\u0000" + p.pid;
   }
 }

@@ -11,7 +11,7 @@ import java.util.Map;
 /** nightly.json; the schema is in NIGHTLY_SCHEMA.md beside this file. */
 public final class NightlyJson implements NightlyWriter {
   public static final String FILE_NAME = "nightly.json";
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.2.0";
 
   @Override
   public String fileName() {
@@ -64,6 +64,10 @@ public final class NightlyJson implements NightlyWriter {
     for (ChangePoint cp : n.changePoints()) {
       cps.add(changePoint(cp));
     }
+    ArrayNode still = root.putArray("still_changed");
+    for (ChangePoint cp : n.stillChanged()) {
+      still.add(changePoint(cp));
+    }
     root.put("change_points_below_thresholds", n.belowThresholds());
     root.put("change_points_within_noise", n.withinNoise());
     ArrayNode changes = root.putArray("changes");
@@ -82,6 +86,7 @@ public final class NightlyJson implements NightlyWriter {
       o.put("function", cp.key().function());
     }
     o.put("metric", cp.key().metric().id());
+    o.put("unit", CompareJson.unit(cp.key().metric()));
     o.put("before", cp.before());
     o.put("after", cp.after());
     CompareJson.putNullable(o, "delta_pct", cp.deltaPct());

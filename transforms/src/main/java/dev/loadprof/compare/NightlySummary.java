@@ -1,12 +1,10 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.report.AnalysisWriter;
-import dev.loadprof.report.TextTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What loadprof nightly prints on the console (and keeps as summary.txt): the nights per
@@ -24,6 +22,45 @@ final class NightlySummary implements NightlyWriter {
     out.write(render(n).getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * For a latest night without a regression: that the level of real time is still changed
+   * against the nights before the last change point, naming up to {@link #STILL_NAMED} figures;
+   * null when no level is.
+   */
+  static String stillChanged(Nightly n) {
+    List<ChangePoint> still = n.stillChanged();
+    if (still.isEmpty() || n.verdict() == Verdict.REGRESSION || n.verdict() == Verdict.MISSING) {
+      return null;
+    }
+    List<String> named = still.subList(0, Math.min(STILL_NAMED, still.size())).stream()
+        .map(cp -> cp.key().entityName() + " " + (cp.deltaPct() == null ? "new"
+            : CompareText.pct(cp.deltaPct())) + " since " + cp.night() + " (" + cp.kind() + ")")
+        .toList();
+    return "the latest night is like the nights since the last change point, but real time is"
+        + " still changed against the nights before it: " + String.join(", ", named)
+        + (still.size() > STILL_NAMED ? " and " + (still.size() - STILL_NAMED) + " more" : "");
+  }
+
+  static final int STILL_NAMED = 3;
+
+  /**
+   * A benchmark's latest comparison's notes for the console: how its latest night is judged
+   * (which test, and why when the rank test cannot reach the level), runs a process did not
+   * run in, and who took the CPUs; the count of figures judged together stays in nightly.json.
+   */
+  static List<String> latestNotes(String benchmark, Comparison c) {
+    List<String> out = new java.util.ArrayList<>();
+    List<String> takers = Interference.takerNotes(c.notes());
+    for (String note : c.notes()) {
+      if (takers.contains(note)) {
+        out.add(note);
+      } else if (!note.endsWith(Compare.HOLM_NOTE)) {
+        out.add("benchmark " + benchmark + ": " + note);
+      }
+    }
+    return out;
+  }
+
   static String render(Nightly n) {
     StringBuilder sb = new StringBuilder();
     sb.append("Latest night ").append(n.latestNight()).append("; ");
@@ -31,7 +68,7 @@ final class NightlySummary implements NightlyWriter {
         .map(e -> e.getKey() + " (" + e.getValue().size() + " nights)").toList();
     sb.append("benchmarks: ").append(String.join(", ", benchmarks)).append(".\n");
     List<String> notes = new java.util.ArrayList<>(n.notes());
-    n.latest().values().forEach(c -> notes.addAll(Interference.takerNotes(c.notes())));
+    n.latest().forEach((benchmark, c) -> notes.addAll(latestNotes(benchmark, c)));
     CompareSummary.appendCommon(sb, n.excluded(), notes);
     List<ChangePoint> realTime = n.changePoints().stream()
         .filter(cp -> cp.key().metric().isRealTime()).toList();
@@ -42,22 +79,23 @@ final class NightlySummary implements NightlyWriter {
       int others = n.changePoints().size() - realTime.size();
       sb.append("Real-time change points").append(others == 0 ? ""
           : " (" + others + " more of other figures in nightly.json)").append(":\n");
-      TextTable t = TextTable.labelsThenFigures();
-      t.add("night", "benchmark", "entity", "before", "after", "delta", "kind (cause)");
+      ConsoleTable t = new ConsoleTable(true, "", "night", "before", "after", "delta",
+          "kind");
       for (ChangePoint cp : realTime) {
-        String entity = cp.key().process()
-            + (cp.key().function() == null ? "" : " " + cp.key().function());
-        t.add(cp.night().toString(), cp.key().group(), entity,
-            Metric.REAL_TIME.format(cp.before()), Metric.REAL_TIME.format(cp.after()),
-            cp.deltaPct() == null ? "new" : String.format(Locale.ROOT, "%+.1f%%", cp.deltaPct()),
-            cp.kind() + (cp.attribution() == null ? "" : " (" + cp.attribution().cause().id
-                + ")"));
+        t.add(CompareText.cause(cp.attribution()), cp.key().entityName(),
+            cp.night().toString(), Metric.REAL_TIME.format(cp.before()),
+            Metric.REAL_TIME.format(cp.after()),
+            cp.deltaPct() == null ? "new" : CompareText.pct(cp.deltaPct()), cp.kind());
       }
-      t.render(sb, "");
+      t.render(sb);
     }
     sb.append("Latest night against the nights before it:\n");
     CompareSummary.changes(sb, n.changes());
     CompareSummary.verdict(sb, n.verdict(), n.settings().compare(), !n.changes().isEmpty());
+    String still = stillChanged(n);
+    if (still != null) {
+      ConsoleTable.wrap(sb, still, "  ", "  ");
+    }
     return sb.toString();
   }
 }

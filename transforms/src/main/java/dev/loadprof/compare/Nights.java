@@ -3,17 +3,24 @@ package dev.loadprof.compare;
 import dev.loadprof.model.RunInfo;
 import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.time.LocalTime;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The night of a run and the benchmark it belongs to. The night is a date in the run id
- * (YYYY-MM-DD, else YYYYMMDD, not inside a longer number), else the trace header's
- * {@code # captured on} date. The benchmark is the run id before the date (separators trimmed),
- * so that mixed-2026-11-01-a and mixed-2026-11-01-b are two runs of benchmark mixed; when the id
- * starts with the date, it is what follows the date.
+ * The night of a run and the benchmark it belongs to. The night is a date in the run id:
+ * loadprof record's YYYYMMDD-HHMMSS (the UTC time the recording started), else YYYY-MM-DD, else
+ * YYYYMMDD, none of them inside a longer number; else the trace header's {@code # captured on}
+ * date. The benchmark is the run's file name before the date (separators trimmed), so that
+ * mixed-2026-11-01-a, mixed-2026-11-01-b and mixed-20261101-224530 are runs of benchmark mixed;
+ * when the name starts with the date, it is what follows the date (and its time). The
+ * directories that tell two traces of one file name apart in a job (a/prog, b/prog;
+ * dev.loadprof.parse.RunIds) may hold the date, but are not part of the benchmark.
  */
 public final class Nights {
+  /** loadprof record's names: PROGRAM-YYYYMMDD-HHMMSS. */
+  private static final Pattern RECORDED = Pattern.compile(
+      "(?<!\\d)(\\d{4})(\\d{2})(\\d{2})[-_T](\\d{2})(\\d{2})(\\d{2})(?!\\d)");
   private static final Pattern DASHED = Pattern.compile("(?<!\\d)(\\d{4})-(\\d{2})-(\\d{2})(?!\\d)");
   private static final Pattern PLAIN = Pattern.compile("(?<!\\d)(\\d{4})(\\d{2})(\\d{2})(?!\\d)");
   private static final String SEPARATORS = "-_. ";
@@ -26,18 +33,22 @@ public final class Nights {
     return m == null ? null : date(m);
   }
 
-  /** The run id without its date; the whole id when it has none. */
+  /**
+   * The run's file name (the run id after its last '/') without its date; the whole name when
+   * it has none.
+   */
   public static String benchmarkOf(String runId) {
-    Matcher m = dateIn(runId);
+    String name = runId.substring(runId.lastIndexOf('/') + 1);
+    Matcher m = dateIn(name);
     if (m == null) {
-      return runId;
+      return name.isEmpty() ? runId : name;
     }
-    String before = trim(runId.substring(0, m.start()));
+    String before = trim(name.substring(0, m.start()));
     if (!before.isEmpty()) {
       return before;
     }
-    String after = trim(runId.substring(m.end()));
-    return after.isEmpty() ? runId : after;
+    String after = trim(name.substring(m.end()));
+    return after.isEmpty() ? name : after;
   }
 
   /**
@@ -57,7 +68,7 @@ public final class Nights {
   }
 
   private static Matcher dateIn(String runId) {
-    for (Pattern p : new Pattern[] {DASHED, PLAIN}) {
+    for (Pattern p : new Pattern[] {RECORDED, DASHED, PLAIN}) {
       Matcher m = p.matcher(runId);
       while (m.find()) {
         if (date(m) != null) {
@@ -70,8 +81,13 @@ public final class Nights {
 
   private static LocalDate date(Matcher m) {
     try {
-      return LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+      LocalDate date = LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
           Integer.parseInt(m.group(3)));
+      if (m.groupCount() == 6) { // and a time of day
+        LocalTime.of(Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)),
+            Integer.parseInt(m.group(6)));
+      }
+      return date;
     } catch (DateTimeException e) {
       return null;
     }

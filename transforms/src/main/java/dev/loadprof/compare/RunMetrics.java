@@ -29,6 +29,16 @@ public final class RunMetrics {
    * @param groupOf the group of a process of a run, e.g. "" without grouping
    */
   public static Map<String, Map<SeriesKey, Double>> of(Analysis a, GroupOf groupOf) {
+    return of(a, groupOf, p -> functionsOf(a, p));
+  }
+
+  /**
+   * The same with each process's function figures from {@code functionsOf}: an analysis without
+   * stacks (nightly's runs kept one by one) gives the figures its runs' analyses gave. A
+   * process's figures are summed first, then the processes of a name: the same sums either way.
+   */
+  public static Map<String, Map<SeriesKey, Double>> of(Analysis a, GroupOf groupOf,
+      FunctionsOf functionsOf) {
     Map<String, RunInfo> runs = new HashMap<>();
     for (RunInfo r : a.runs()) {
       runs.put(r.runId, r);
@@ -50,16 +60,12 @@ public final class RunMetrics {
       processes.computeIfAbsent(p.runId, k -> new TreeMap<>())
           .computeIfAbsent(entity, k -> new Totals()).add(p);
       Map<SeriesKey, double[]> fns = functions.computeIfAbsent(p.runId, k -> new TreeMap<>());
-      for (StackWeight s : a.filteredStacksOf(p)) {
-        Frame[] stack = s.stack();
-        if (stack.length == 0) {
-          continue;
-        }
-        double[] v = fns.computeIfAbsent(
-            new SeriesKey(group, comm, stack[0].symbol(), Metric.REAL_TIME), k -> new double[2]);
-        v[0] += s.wallNs();
-        v[1] += s.cpuNs();
-      }
+      functionsOf.of(p).forEach((symbol, v) -> {
+        double[] sum = fns.computeIfAbsent(new SeriesKey(group, comm, symbol, Metric.REAL_TIME),
+            k -> new double[2]);
+        sum[0] += v[0];
+        sum[1] += v[1];
+      });
     }
     processes.forEach((run, byEntity) -> byEntity.forEach(
         (entity, t) -> t.putInto(out.get(run), entity)));
@@ -72,6 +78,30 @@ public final class RunMetrics {
       }
     }));
     return out;
+  }
+
+  /**
+   * A process's figures per function (leaf symbol, as functions.txt): {real ns, CPU ns}, by
+   * symbol, from its stacks in the analysis.
+   */
+  public static Map<String, double[]> functionsOf(Analysis a, ProcessLoad p) {
+    Map<String, double[]> out = new TreeMap<>();
+    for (StackWeight s : a.filteredStacksOf(p)) {
+      Frame[] stack = s.stack();
+      if (stack.length == 0) {
+        continue;
+      }
+      double[] v = out.computeIfAbsent(stack[0].symbol(), k -> new double[2]);
+      v[0] += s.wallNs();
+      v[1] += s.cpuNs();
+    }
+    return out;
+  }
+
+  /** Where a process's function figures come from ({@link #functionsOf(Analysis, ProcessLoad)}). */
+  @FunctionalInterface
+  public interface FunctionsOf {
+    Map<String, double[]> of(ProcessLoad p);
   }
 
   /** How a process of a run is grouped; GroupBy's rule or a fixed benchmark name. */

@@ -14,7 +14,8 @@ public enum Verdict {
   MISSING("missing"),
   /**
    * Every real-time regression is mostly time the process's threads waited for CPUs that other
-   * processes held: the machine was busier, the code did not change.
+   * processes held (or CPU moved by it between a process's functions): the machine was busier,
+   * the code did not change.
    */
   INTERFERENCE("interference"),
   IMPROVEMENT("improvement"),
@@ -40,7 +41,7 @@ public enum Verdict {
     for (MetricComparison c : changes) {
       if (c.change() && c.metric().isRealTime()) {
         if (c.isRegression()) {
-          if (c.attribution() == null || !c.attribution().isInterference()) {
+          if (c.attribution() == null || !c.attribution().isFromInterference()) {
             return REGRESSION;
           }
           interference = true;

@@ -75,6 +75,8 @@ public final class RunInfo implements Serializable {
    */
   public TreeMap<String, String> buildIds = new TreeMap<>();
   public TraceHealth health = new TraceHealth();
+  /** Where perf lost records, and the records around them; not part of equals. */
+  public LossTimeline losses = new LossTimeline();
   /** Loud, human-readable warnings, e.g. that switches were lost to frequency sampling. */
   public List<String> warnings = new ArrayList<>();
   /**
@@ -139,6 +141,7 @@ public final class RunInfo implements Serializable {
     c.subjectPids = new TreeSet<>(subjectPids);
     c.buildIds = new TreeMap<>(buildIds);
     c.health.addAll(health);
+    c.losses = losses.copy();
     c.warnings = new ArrayList<>(warnings);
     c.unusableReason = unusableReason;
     c.requestedEvent = requestedEvent;

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,7 @@ public final class TraceHealth implements Serializable {
   /** At most this many malformed lines are kept verbatim, with their line numbers. */
   public static final int MAX_EXAMPLES = 20;
 
+  // Guarded by this until frozen.
   private final TreeMap<String, Long> counters = new TreeMap<>();
   private final List<String> malformedExamples = new ArrayList<>();
   /**
@@ -86,9 +88,17 @@ public final class TraceHealth implements Serializable {
    * string compares and a new Long. Every read folds them in first.
    */
   private transient HashMap<String, long[]> pending;
+  /** Once {@link #freeze frozen}: the counters and examples for good, read without the lock. */
+  private transient volatile Map<String, Long> frozenCounters;
+  private transient volatile List<String> frozenExamples;
 
-  public void add(String counter, long delta) {
+  /**
+   * Adds to a counter. Adds and reads may come from any thread (each holds the lock), until the
+   * health is {@link #freeze frozen}; an add after that is a bug, and throws.
+   */
+  public synchronized void add(String counter, long delta) {
     if (delta != 0) {
+      checkNotFrozen(counter);
       if (pending == null) {
         pending = new HashMap<>();
       }
@@ -100,45 +110,92 @@ public final class TraceHealth implements Serializable {
     add(counter, 1);
   }
 
-  /**
-   * Reads, unlike adds, may come from several threads at once (the reports are made on all
-   * cores), and a read folds the pending adds in: so reads hold the lock, or two of them could
-   * fold the same adds twice or one could walk the map while another changes it.
-   */
-  public synchronized long get(String counter) {
-    long[] notYet = pending == null ? null : pending.get(counter);
-    return counters.getOrDefault(counter, 0L) + (notYet == null ? 0 : notYet[0]);
+  public long get(String counter) {
+    Map<String, Long> frozen = frozenCounters;
+    if (frozen != null) {
+      return frozen.getOrDefault(counter, 0L);
+    }
+    synchronized (this) {
+      long[] notYet = pending == null ? null : pending.get(counter);
+      return counters.getOrDefault(counter, 0L) + (notYet == null ? 0 : notYet[0]);
+    }
   }
 
-  /** The counters with every add folded in; see {@link #get} on reads from several threads. */
-  public synchronized Map<String, Long> counters() {
+  /**
+   * The counters with every add folded in, as they are now: a snapshot that no later add
+   * changes and no caller can change, so it can be read on any thread, at any time.
+   */
+  public Map<String, Long> counters() {
+    Map<String, Long> frozen = frozenCounters;
+    if (frozen != null) {
+      return frozen;
+    }
+    synchronized (this) {
+      fold();
+      return Collections.unmodifiableMap(new TreeMap<>(counters));
+    }
+  }
+
+  /** A counter added to at all is kept, even if its adds sum to 0, as a direct merge keeps it. */
+  private void fold() {
     if (pending != null && !pending.isEmpty()) {
-      // A counter added to at all is kept, even if its adds sum to 0, as a direct merge keeps it.
       pending.forEach((counter, sum) -> counters.merge(counter, sum[0], Long::sum));
       pending.clear();
     }
-    return counters;
   }
 
   /** Keeps "file:line: reason" for the first MAX_EXAMPLES malformed lines. */
-  public void addMalformedExample(String example) {
+  public synchronized void addMalformedExample(String example) {
+    checkNotFrozen("malformed line examples");
     if (malformedExamples.size() < MAX_EXAMPLES) {
       malformedExamples.add(example);
     }
   }
 
+  /** The examples kept, as they are now (a snapshot, as {@link #counters}). */
   public List<String> malformedExamples() {
-    return malformedExamples;
+    List<String> frozen = frozenExamples;
+    if (frozen != null) {
+      return frozen;
+    }
+    synchronized (this) {
+      return List.copyOf(malformedExamples);
+    }
   }
 
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    counters(); // the pending adds are transient
+  /**
+   * Makes the health final: reads are then lock-free and an add throws. Call it once the run's
+   * health is complete, before the health is read on several threads (an Analysis does, for
+   * its runs). A copy ({@link #addAll} into a new health) can still be added to.
+   */
+  public synchronized void freeze() {
+    if (frozenCounters == null) {
+      fold();
+      frozenExamples = List.copyOf(malformedExamples);
+      frozenCounters = Collections.unmodifiableMap(new TreeMap<>(counters));
+    }
+  }
+
+  public boolean isFrozen() {
+    return frozenCounters != null;
+  }
+
+  private void checkNotFrozen(String what) {
+    if (frozenCounters != null) {
+      throw new IllegalStateException("the run's health is final (frozen for the reports);"
+          + " cannot add to " + what + ": add before the analysis is made, or to a copy");
+    }
+  }
+
+  private synchronized void writeObject(ObjectOutputStream out) throws IOException {
+    fold(); // the pending adds are transient
     out.defaultWriteObject();
   }
 
+  /** Adds every counter and example of {@code other}, as they are now. */
   public void addAll(TraceHealth other) {
     other.counters().forEach(this::add);
-    for (String e : other.malformedExamples) {
+    for (String e : other.malformedExamples()) {
       addMalformedExample(e);
     }
   }

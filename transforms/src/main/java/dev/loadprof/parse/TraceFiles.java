@@ -127,6 +127,13 @@ public final class TraceFiles {
         }
       };
     }
+    String why = LocalInputs.whyUnreadable(name);
+    if (why != null) {
+      throw new UnreadableTraceException(why); // a device or socket would be read forever
+    }
+    if (LocalInputs.kind(Paths.get(name)) == LocalInputs.Kind.FIFO) {
+      return LocalInputs.openFifo(name); // a FIFO nothing writes would block the open forever
+    }
     // Not Files.newInputStream: its available() asks the channel for its position, which a
     // pipe or FIFO does not have ("Illegal seek"); FileInputStream asks the kernel instead.
     return new java.io.FileInputStream(name);

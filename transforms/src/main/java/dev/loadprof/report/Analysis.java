@@ -27,6 +27,11 @@ import java.util.function.Predicate;
  * ({@link ProcessStacks}). Processes and stacks arrive already
  * filtered by pid/comm. The load filter is carried along but applies only to the profile, the
  * function table and the folded stacks: the load histograms must always see every load.
+ *
+ * <p>The reports read an analysis on all cores at once, so it is final once made: its lists are
+ * immutable, its runs' health is frozen (an add throws) and their warnings are immutable lists.
+ * Everything the runs and processes are to carry is set before it is made ({@link
+ * AnalysisAssembler}); only the function tables are made later, once each, in a concurrent map.
  */
 public final class Analysis {
   /** Most samples first, then run id, then pid: the order of processes after the subject's. */
@@ -47,9 +52,28 @@ public final class Analysis {
   /** Function tables made so far: several reports print the same process's. */
   private final Map<String, FunctionTable> functionTables = new ConcurrentHashMap<>();
   private final ProcessNames names;
-  private String nothingLeftNote = "";
-  private String sampleFilter = "";
-  private String processSelection = "";
+  private final String processSelection;
+  private final String nothingLeftNote;
+  private final String sampleFilter;
+  /** The processes the --pid/--comm filters left out, to tell the note of many runs again. */
+  private final FilteredOutProcesses filteredOut;
+
+  /**
+   * Stacks per thread with frame addresses, sorted (as the profile keeps them), and the same
+   * summed per process and symbol stack, sorted: the part of making an analysis that is worth
+   * doing while something else runs.
+   */
+  public record SortedStacks(List<StackWeight> threadStacks, List<StackWeight> merged) {
+    public static SortedStacks of(List<StackWeight> stacks) {
+      List<StackWeight> t = new ArrayList<>(stacks);
+      TwoCoreSort.sort(t, StackOrder.STACKS);
+      // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
+      // which the sort merges; the sort's order is total on merged stacks, so the same either way.
+      List<StackWeight> s = ProcessStacks.merge(t);
+      TwoCoreSort.sort(s, StackOrder.STACKS);
+      return new SortedStacks(List.copyOf(t), List.copyOf(s));
+    }
+  }
 
   /** An analysis without grouping ({@link GroupBy#NONE}). */
   public Analysis(
@@ -67,29 +91,50 @@ public final class Analysis {
       List<StackWeight> stacks,
       LoadRange loadFilter,
       GroupBy groupBy) {
+    this(runs, processes, SortedStacks.of(stacks), loadFilter, groupBy, "", "", "",
+        new FilteredOutProcesses());
+  }
+
+  /**
+   * @param sampleFilter the --tid, --cpu and --time selection applied, or ""
+   * @param nothingLeftNote why no process is left after the --pid/--comm filters, or ""
+   * @param processSelection the --pid/--comm selection ({@link #processSelection}), or ""
+   * @param filteredOut the processes the --pid/--comm filters left out
+   */
+  Analysis(
+      List<RunInfo> runs,
+      List<ProcessLoad> processes,
+      SortedStacks stacks,
+      LoadRange loadFilter,
+      GroupBy groupBy,
+      String sampleFilter,
+      String nothingLeftNote,
+      String processSelection,
+      FilteredOutProcesses filteredOut) {
     List<RunInfo> r = new ArrayList<>(runs);
     r.sort(Comparator.comparing(run -> run.runId));
     r.forEach(run -> runsById.put(run.runId, run));
     List<ProcessLoad> p = new ArrayList<>(processes);
     p.sort(Comparator.comparing((ProcessLoad x) -> !isSubject(x)).thenComparing(PROCESS_ORDER));
-    List<StackWeight> t = new ArrayList<>(stacks);
-    TwoCoreSort.sort(t, StackOrder.STACKS);
-    // Merged from the sorted stacks, the sums come out in a few sorted runs (one per thread),
-    // which the sort merges; the sort's order is total on merged stacks, so the same either way.
-    List<StackWeight> s = ProcessStacks.merge(t);
-    TwoCoreSort.sort(s, StackOrder.STACKS);
-    this.threadStacks = List.copyOf(t);
+    this.threadStacks = stacks.threadStacks();
     this.runs = List.copyOf(r);
     this.processes = List.copyOf(p);
-    this.stacks = List.copyOf(s);
+    this.stacks = stacks.merged();
     this.loadFilter = loadFilter == null ? LoadRange.ALL : loadFilter;
     this.groupBy = groupBy == null ? GroupBy.NONE : groupBy;
+    this.sampleFilter = sampleFilter;
+    this.nothingLeftNote = nothingLeftNote;
+    this.processSelection = processSelection;
+    this.filteredOut = filteredOut;
     for (StackWeight w : this.stacks) {
       stacksByProcess.computeIfAbsent(key(w.runId(), w.pid()), k -> new ArrayList<>()).add(w);
     }
     this.names = new ProcessNames(this.runs, this.processes);
-    // Fold the runs' pending health adds now: from here on the reports only read, on all cores.
-    this.runs.forEach(run -> run.health.counters());
+    // From here on the reports only read, on all cores: nothing the runs carry changes again.
+    for (RunInfo run : this.runs) {
+      run.health.freeze();
+      run.warnings = List.copyOf(run.warnings);
+    }
   }
 
   /**
@@ -105,14 +150,6 @@ public final class Analysis {
     return sampleFilter;
   }
 
-  void setSampleFilter(String description) {
-    this.sampleFilter = description;
-  }
-
-  void setNothingLeftNote(String note) {
-    this.nothingLeftNote = note;
-  }
-
   /**
    * The --pid/--comm selection the processes were chosen by ("--comm ^mixed$"), or "" when none
    * was given: then compare and nightly choose the subject (dev.loadprof.compare).
@@ -121,8 +158,10 @@ public final class Analysis {
     return processSelection;
   }
 
-  public void setProcessSelection(String description) {
-    this.processSelection = description;
+  /** The same analysis chosen by {@code description} ({@link #processSelection}). */
+  public Analysis withProcessSelection(String description) {
+    return new Analysis(runs, processes, new SortedStacks(threadStacks, stacks), loadFilter,
+        groupBy, sampleFilter, nothingLeftNote, description, filteredOut);
   }
 
   /** Whether the process is its run's subject or one that the subject started. */
@@ -151,12 +190,14 @@ public final class Analysis {
         keptStacks.add(w);
       }
     }
-    Analysis a = new Analysis(runs, kept, keptStacks, loadFilter, groupBy);
-    a.nothingLeftNote = nothingLeftNote;
-    a.sampleFilter = sampleFilter;
-    a.processSelection = processSelection;
-    return a;
+    return new Analysis(runs, kept, SortedStacks.of(keptStacks), loadFilter, groupBy,
+        sampleFilter, nothingLeftNote, processSelection, filteredOut);
   }
+
+  FilteredOutProcesses filteredOut() {
+    return filteredOut;
+  }
+
 
   public List<RunInfo> runs() {
     return runs;

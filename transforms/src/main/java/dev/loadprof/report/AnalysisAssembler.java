@@ -10,6 +10,7 @@ import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.wall.StateTimeline;
+import dev.loadprof.wall.ThreadStateSummary;
 import dev.loadprof.wall.ThreadStates;
 import dev.loadprof.wall.WaitFilter;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -54,7 +56,8 @@ public final class AnalysisAssembler {
     List<ProcessLoad> processes = new ArrayList<>();
     List<StackWeight> stacks = new ArrayList<>();
     FilteredOutProcesses filteredOut = new FilteredOutProcesses();
-    List<Runnable> wallViews = new ArrayList<>();
+    List<ProcessLoad> walled = new ArrayList<>();
+    List<Supplier<Wall>> wallViews = new ArrayList<>();
     for (ProcessAccumulator acc : accumulators) {
       RunInfo run = byId.get(acc.runId);
       if (run != null && acc.pid == TraceEventSink.UNKNOWN_ID) {
@@ -83,28 +86,30 @@ public final class AnalysisAssembler {
             + " process's times are too low (sums_saturated in its health)");
       }
       if (acc.spanEndNs >= acc.spanStartNs) {
-        wallViews.add(() -> {
-          ThreadStates.Replayed replayed = ThreadStates.replay(acc.threads, run.endNs);
-          WallView.attach(run, acc, replayed, load, filters, range);
-          load.stateTimeline = stateTimeline(run, acc, replayed, filters, range);
-        });
+        walled.add(load);
+        wallViews.add(wallView(run, acc, filters, range));
       }
       processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
     // The thread states need only their own process, and sorting and merging the stacks needs
-    // none of them: both at once, on two cores.
-    CompletableFuture<Void> wall =
-        CompletableFuture.runAsync(() -> wallViews.forEach(Runnable::run));
-    Analysis analysis = new Analysis(runs, processes, stacks, range,
-        GroupBy.parse(filters.groupBy()));
+    // none of them: both at once, on two cores. The wall views read only what they were given
+    // (their accumulator, whose join has ended, and values of the run taken here) and return
+    // new objects; this thread alone sets them on the processes and the runs, once both are done.
+    CompletableFuture<List<Wall>> wall = CompletableFuture.supplyAsync(
+        () -> wallViews.stream().map(Supplier::get).toList());
+    Analysis.SortedStacks sorted = Analysis.SortedStacks.of(stacks);
+    List<Wall> walls;
     try {
-      wall.join();
+      walls = wall.join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
+    for (int i = 0; i < walled.size(); i++) {
+      walled.get(i).threadStates = walls.get(i).states();
+      walled.get(i).stateTimeline = walls.get(i).timeline();
+    }
     WallView.warn(runs, processes);
-    analysis.setSampleFilter(filters.samples().describe());
     if (filters.samples().cpus() != null) {
       for (RunInfo r : runs) {
         if (!"cpu".equals(r.lanes) && r.cpuCount == 0) {
@@ -114,19 +119,36 @@ public final class AnalysisAssembler {
         }
       }
     }
-    analysis.setNothingLeftNote(
-        filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1));
-    analysis.setProcessSelection(FilteredOutProcesses.selection(filters));
-    return analysis;
+    return new Analysis(runs, processes, sorted, range, GroupBy.parse(filters.groupBy()),
+        filters.samples().describe(),
+        filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1),
+        FilteredOutProcesses.selection(filters), filteredOut);
   }
 
-  /** report.html's thread-state timeline, narrowed as WallView narrows the thread states. */
-  private static StateTimeline stateTimeline(RunInfo run, ProcessAccumulator acc,
-      ThreadStates.Replayed replayed, Filters filters, LoadRange range) {
+  /** A process's whole-wall view: its thread states and report.html's state timeline. */
+  private record Wall(ThreadStateSummary states, StateTimeline timeline) {}
+
+  /**
+   * The work of one process's wall view, to run on another thread: it gets the run's values,
+   * not the run, which this thread goes on changing (health, warnings).
+   */
+  private static Supplier<Wall> wallView(RunInfo run, ProcessAccumulator acc, Filters filters,
+      LoadRange range) {
+    long startNs = run.startNs;
+    long endNs = run.endNs;
+    boolean cpuLanes = "cpu".equals(run.lanes);
+    // Who held the free CPUs is known only system-wide, where every CPU's switches are seen.
+    int cpus = cpuLanes ? run.cpuCount : 0;
     String time = filters.samples().time();
-    long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
-    return StateTimeline.compute(replayed, acc.spanStartNs, acc.spanEndNs,
-        new WaitFilter(filters.samples().tids(), filters.samples().cpus(), "cpu".equals(run.lanes),
-            ranges, range.min(), range.max()));
+    long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(startNs, endNs);
+    WaitFilter filter = new WaitFilter(filters.samples().tids(), filters.samples().cpus(),
+        cpuLanes, ranges, range.min(), range.max());
+    return () -> {
+      ThreadStates.Replayed replayed = ThreadStates.replay(acc.threads, endNs);
+      ThreadStateSummary states = WallView.states(acc, replayed, filter, cpus);
+      // report.html's thread-state timeline, narrowed as the thread states are.
+      return new Wall(states, StateTimeline.compute(replayed, acc.spanStartNs, acc.spanEndNs,
+          filter));
+    };
   }
 }

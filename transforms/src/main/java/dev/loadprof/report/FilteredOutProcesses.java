@@ -23,6 +23,11 @@ final class FilteredOutProcesses {
     left.add(new Left(runId, pid, name, samples));
   }
 
+  /** Another run's processes left out, as if assembled together (RunAnalyses). */
+  void addAll(FilteredOutProcesses other) {
+    left.addAll(other.left);
+  }
+
   /**
    * Why no process is in the outputs when the filters removed them all, naming the filter and
    * the biggest processes (name, pid, samples); "" when something is left or nothing was

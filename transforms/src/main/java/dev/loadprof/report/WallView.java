@@ -1,11 +1,9 @@
 package dev.loadprof.report;
 
 import dev.loadprof.load.ProcessAccumulator;
-import dev.loadprof.load.TimeRanges;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.ThreadState;
-import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.wall.ThreadStateSummary;
 import dev.loadprof.wall.ThreadStates;
@@ -24,20 +22,14 @@ import java.util.TreeMap;
 public final class WallView {
   private WallView() {}
 
-  /** The process's thread states, from its replay (which the state timeline shares). */
-  static void attach(RunInfo run, ProcessAccumulator acc, ThreadStates.Replayed replayed,
-      ProcessLoad load, Filters filters, LoadRange range) {
-    if (acc.spanEndNs < acc.spanStartNs) {
-      return;
-    }
-    String time = filters.samples().time();
-    long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(run.startNs, run.endNs);
-    WaitFilter filter = new WaitFilter(filters.samples().tids(), filters.samples().cpus(),
-        "cpu".equals(run.lanes), ranges, range.min(), range.max());
-    // Who held the free CPUs is known only system-wide, where every CPU's switches are seen.
-    int cpus = "cpu".equals(run.lanes) ? run.cpuCount : 0;
-    load.threadStates = ThreadStates.compute(replayed, acc.spanStartNs, acc.spanEndNs, filter,
-        cpus);
+  /**
+   * The process's thread states, from its replay (which the state timeline shares), narrowed by
+   * {@code filter}; {@code cpus} is the machine's CPUs for a system-wide run, else 0: who held
+   * the free CPUs is known only system-wide, where every CPU's switches are seen.
+   */
+  static ThreadStateSummary states(ProcessAccumulator acc, ThreadStates.Replayed replayed,
+      WaitFilter filter, int cpus) {
+    return ThreadStates.compute(replayed, acc.spanStartNs, acc.spanEndNs, filter, cpus);
   }
 
   /** Says once per run which parts of the off-CPU view its trace cannot give. */

@@ -127,6 +127,8 @@ class ArchiveConversionsTest {
     run.warnings.add(0, "UNUSABLE: pretend");
     run.buildIds.put("/usr/lib/x86_64-linux-gnu/libc.so.6",
         "93ac61ec5a8eb1396f9fbd350e3169a558528a40");
+    run.losses.lost(run.startNs + 5_000_000, 17);
+    run.losses.lost(0, 20);
     RunManifestRecord manifest = manifestOf(run);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataFileWriter<RunManifestRecord> w =
@@ -141,6 +143,15 @@ class ArchiveConversionsTest {
     assertEquals(run.health.counters().toString(), back.health.counters().toString());
     assertEquals(run.processNames.toString(), back.processNames.toString());
     assertEquals(run.buildIds, back.buildIds);
+    // where perf lost records, and the records around them, for compare's loss rule
+    assertEquals(20, back.losses.totalLost());
+    assertEquals(3, back.losses.unplaced());
+    assertEquals(17, back.losses.lostWithin(run.startNs, run.startNs + 5_000_000));
+    assertEquals(run.losses.recordsWithin(run.startNs, run.endNs),
+        back.losses.recordsWithin(run.startNs, run.endNs), 1e-9);
+    double records = back.losses.recordsWithin(0, Long.MAX_VALUE / 2);
+    assertTrue(records > 0.9 * (run.health.get("sample_records")
+        + run.health.get("switch_records")), "" + records);
   }
 
   private static RunManifestRecord manifestOf(RunInfo run) {

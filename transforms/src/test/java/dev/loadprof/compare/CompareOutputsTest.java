@@ -65,9 +65,11 @@ class CompareOutputsTest {
     writeAll();
     String text = Files.readString(dir.resolve(CompareText.FILE_NAME));
     assertTrue(text.contains("verdict: regression"), text);
-    String firstRow = text.split("\nchanges\n")[1].split("\n")[1];
-    assertTrue(firstRow.startsWith("mixed serial_section") && firstRow.contains("regression (cpu:"),
-        firstRow);
+    String[] rows = text.split("\nchanges\n")[1].split("\n");
+    assertTrue(rows[1].startsWith("mixed serial_section") && rows[1].endsWith("regression"),
+        rows[1]);
+    assertTrue(rows[2].startsWith("    interval [+") && rows[2].contains("; cause cpu: cpu +"),
+        "the interval and the cause on the line below: " + rows[2]);
   }
 
   @Test

@@ -104,7 +104,7 @@ class CompareReportBrowserTest {
   }
 
   /** The cells' text of the changes table, row by row. */
-  private static JsonNode cells(Tab tab, String table) throws IOException {
+  static JsonNode cells(Tab tab, String table) throws IOException {
     return tab.evaluate("[...document.querySelectorAll('" + table + " tbody tr')]"
         + ".map(r => Object.fromEntries([...r.cells].map((c, i) => [r.closest('table')"
         + ".tHead.rows[0].cells[i].textContent.replace(/[ ▲▼]+$/, ''), c.textContent])))");

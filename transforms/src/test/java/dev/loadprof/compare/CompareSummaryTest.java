@@ -34,7 +34,9 @@ class CompareSummaryTest {
     String interference = verdict(Verdict.INTERFERENCE, true);
     assertTrue(interference.startsWith("verdict: interference\n  the real time grew"),
         interference);
-    assertTrue(interference.endsWith("exit 0 (--fail-on-interference makes it exit 5)\n"),
-        interference);
+    assertTrue(interference.replaceAll("\n +", " ")
+        .endsWith("exit 0 (--fail-on-interference makes it exit 5)\n"), interference);
+    assertTrue(interference.lines().allMatch(l -> l.length() <= ConsoleTable.WIDTH),
+        "wrapped at 100 columns: " + interference);
   }
 }

@@ -95,7 +95,7 @@ class InterferenceRulesTest {
     SeriesKey key = new SeriesKey("", process, function, Metric.REAL_TIME);
     String kind = c > b ? MetricComparison.REGRESSION : MetricComparison.IMPROVEMENT;
     return new MetricComparison(key, 5, 5, b * MS, c * MS, 100 * (c - b) / b, Method.MANN_WHITNEY,
-        null, null, 0.008, true, true, true, kind, new Attribution(0, (c - b) * MS, cause), null,
+        null, 0.008, true, true, true, kind, new Attribution(0, (c - b) * MS, cause), null,
         List.of(), List.of());
   }
 }

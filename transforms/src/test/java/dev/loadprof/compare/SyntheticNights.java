@@ -29,13 +29,26 @@ final class SyntheticNights {
   /** Night index from which the regression holds; -1 for none. */
   final int cpuNight;
   final int parallelismNight;
+  /** Runs on the last night (repeats of the latest night), runsPerNight unless set. */
+  final int latestRuns;
 
   SyntheticNights(int nights, int runsPerNight, double cv, int cpuNight, int parallelismNight) {
+    this(nights, runsPerNight, cv, cpuNight, parallelismNight, runsPerNight);
+  }
+
+  private SyntheticNights(int nights, int runsPerNight, double cv, int cpuNight,
+      int parallelismNight, int latestRuns) {
     this.nights = nights;
     this.runsPerNight = runsPerNight;
     this.cv = cv;
     this.cpuNight = cpuNight;
     this.parallelismNight = parallelismNight;
+    this.latestRuns = latestRuns;
+  }
+
+  /** The same history with this many runs on its last night. */
+  SyntheticNights withLatestRuns(int runs) {
+    return new SyntheticNights(nights, runsPerNight, cv, cpuNight, parallelismNight, runs);
   }
 
   static LocalDate night(int i) {
@@ -48,7 +61,7 @@ final class SyntheticNights {
     List<ProcessLoad> processes = new ArrayList<>();
     List<StackWeight> stacks = new ArrayList<>();
     for (int n = 0; n < nights; n++) {
-      for (int r = 0; r < runsPerNight; r++) {
+      for (int r = 0; r < (n == nights - 1 ? latestRuns : runsPerNight); r++) {
         String id = "app-" + night(n) + "-" + (char) ('a' + r);
         int pid = 1000 + n * 10 + r;
         RunInfo run = new RunInfo();
@@ -69,7 +82,7 @@ final class SyntheticNights {
         mine.add(stack(id, pid, 2, crunch * (1 - atFour), "crunch"));
         mine.add(stack(id, pid, 1, 4 * MS * noise(random), "poll"));
         stacks.addAll(mine);
-        processes.add(process(id, pid, mine, 50 * MS * noise(random)));
+        processes.add(process(id, pid, "app", mine, 50 * MS * noise(random)));
       }
     }
     return new Analysis(runs, processes, stacks, LoadRange.ALL);
@@ -79,7 +92,7 @@ final class SyntheticNights {
     return Math.max(0.1, 1 + cv * random.nextGaussian());
   }
 
-  private static StackWeight stack(String run, int pid, int load, double cpuNs, String leaf) {
+  static StackWeight stack(String run, int pid, int load, double cpuNs, String leaf) {
     long cpu = Math.round(cpuNs);
     return new StackWeight(run, pid, StackWeight.ALL_THREADS, load,
         new Frame[] {new Frame(leaf, "/usr/bin/app"), new Frame("main", "/usr/bin/app")},
@@ -87,12 +100,12 @@ final class SyntheticNights {
   }
 
   /** Figures consistent with the stacks: the exact time at load k is CPU at load k over k. */
-  private static ProcessLoad process(String run, int pid, List<StackWeight> stacks,
+  static ProcessLoad process(String run, int pid, String comm, List<StackWeight> stacks,
       double waitNs) {
     ProcessLoad p = new ProcessLoad();
     p.runId = run;
     p.pid = pid;
-    p.comm = "app";
+    p.comm = comm;
     p.samplesAtLoad = new long[5];
     p.cpuNsAtLoad = new long[5];
     p.timeAtLoadNs = new long[5];

@@ -8,6 +8,8 @@ import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.AnalysisAssembler;
+import dev.loadprof.report.Filters;
 import dev.loadprof.report.GroupBy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -68,9 +70,32 @@ final class TraceRuns {
     });
     Analysis analysis = new Analysis(runs, processes, stacks, LoadRange.ALL, groupBy);
     if (comm != null) { // chosen as with --comm: compare compares these, not the subject
-      analysis.setProcessSelection("--comm " + comm.pattern());
+      analysis = analysis.withProcessSelection("--comm " + comm.pattern());
     }
     return analysis;
+  }
+
+  /**
+   * The fixtures assembled as the analyze pipeline assembles them (AnalysisAssembler), with the
+   * thread states of the system-wide recordings, so with the wall figures and interference;
+   * parsed afresh under the given run ids (fixture -> run id), only processes whose name
+   * commRegex finds.
+   */
+  static Analysis assembled(Map<String, String> runIdByFixture, String commRegex) {
+    List<RunInfo> runs = new ArrayList<>();
+    List<ProcessAccumulator> accumulators = new ArrayList<>();
+    runIdByFixture.forEach((fixture, runId) -> {
+      try (InputStream in = new GZIPInputStream(TraceRuns.class.getResourceAsStream(
+          DIR + fixture + ".txt.gz"))) {
+        InMemoryAnalysis a = InMemoryAnalysis.of(new PerfScriptParser(), in, runId, WINDOW_NS);
+        runs.add(a.run);
+        accumulators.addAll(a.processes.values());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    return AnalysisAssembler.assemble(runs, Map.of(), accumulators,
+        new Filters(null, commRegex, null));
   }
 
   /** The fixtures under their own names, only the benchmark process (--comm '^mixed$'). */

@@ -120,7 +120,7 @@ class SubjectFirstTest {
   @Test
   void aChosenProcessNeedsNoWord() {
     Analysis a = recording(true);
-    a.setProcessSelection("--comm java");
+    a = a.withProcessSelection("--comm java");
     assertEquals("", SubjectNote.of(a));
     assertThat(new ConsoleSummary().render(a), not(containsString("subject")));
   }

@@ -56,6 +56,54 @@ class RequiredToolsTest {
     assertThat(failed.getMessage(), containsString("perf is not on the PATH"));
   }
 
+  @Test
+  void notRootSkipsTheTestOrFailsItWhenToolsAreRequired() {
+    TestAbortedException skipped = assertThrows(TestAbortedException.class,
+        () -> RequiredTools.requireRoot("perf record -a needs it", 1000, Map.of()));
+    assertThat(skipped.getMessage(), containsString("not root (uid 1000): perf record -a"));
+    AssertionFailedError failed = assertThrows(AssertionFailedError.class,
+        () -> RequiredTools.requireRoot("perf record -a needs it", 1000,
+            Map.of(RequiredTools.SWITCH, "1")));
+    assertThat(failed.getMessage(), containsString("not root (uid 1000)"));
+    RequiredTools.requireRoot("anything", 0, Map.of(RequiredTools.SWITCH, "1"));
+  }
+
+  @Test
+  void theUidIsTheKernelsNotTheUserName() throws Exception {
+    String uidLine = Files.readString(Path.of("/proc/self/status")).lines()
+        .filter(l -> l.startsWith("Uid:")).findFirst().orElseThrow();
+    assertEquals(Integer.parseInt(uidLine.split("\\s+")[2]), RequiredTools.uid());
+  }
+
+  @Test
+  void theWorkloadsAreFoundBesideAnAncestorOrWhereTheVariableSays(@TempDir Path elsewhere)
+      throws Exception {
+    Path shared = Files.createDirectories(bin.resolve("shared/workloads"));
+    Files.writeString(shared.resolve("Makefile"), "all:\n");
+    Path worktree = Files.createDirectories(bin.resolve("wt/branch/pipelines"));
+    assertEquals(shared, RequiredTools.workloads(worktree, Map.of()));
+    assertEquals(shared, RequiredTools.workloads(Path.of("/"),
+        Map.of(RequiredTools.WORKLOADS, shared.toString())));
+    // The temp dir's own ancestors may hold a shared/workloads (a clone in /tmp with ../shared):
+    // then that one is the answer, else the failure that names where it looked.
+    Path besideAnAncestor = null;
+    for (Path p = elsewhere.getParent(); p != null && besideAnAncestor == null; p = p.getParent()) {
+      if (Files.isRegularFile(p.resolve("shared/workloads/Makefile"))) {
+        besideAnAncestor = p.resolve("shared/workloads");
+      }
+    }
+    if (besideAnAncestor != null) {
+      assertEquals(besideAnAncestor.toRealPath(), RequiredTools.workloads(elsewhere,
+          Map.of(RequiredTools.SWITCH, "1")).toRealPath());
+    } else {
+      AssertionFailedError failed = assertThrows(AssertionFailedError.class,
+          () -> RequiredTools.workloads(elsewhere, Map.of(RequiredTools.SWITCH, "1")));
+      assertThat(failed.getMessage(), containsString("no shared/workloads beside " + elsewhere));
+    }
+    assertThrows(AssertionFailedError.class, () -> RequiredTools.workloads(worktree,
+        Map.of(RequiredTools.WORKLOADS, elsewhere.toString(), RequiredTools.SWITCH, "1")));
+  }
+
   private Path fakeTool(String name, int exit) throws Exception {
     Path tool = bin.resolve(name);
     Files.writeString(tool, "#!/bin/sh\nexit " + exit + "\n");

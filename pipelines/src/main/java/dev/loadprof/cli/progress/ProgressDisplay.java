@@ -6,11 +6,11 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * The progress line of a running job on stderr: the stage, work done of the total where known,
@@ -19,8 +19,10 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * ({@link FlinkClusterProgress}). Nothing is
  * drawn in a job's first 2 s, so short jobs print exactly what they did before. Each finished
  * stage keeps its last line. Drawing is me.tongfei:progressbar's, fed through a consumer that
- * writes to the job's own stderr stream (no terminal library is opened). A log line written to
- * System.err meanwhile starts on a line of its own, and the next redraw puts the progress under it.
+ * writes to the job's own stderr stream (no terminal library is opened), and driven by this
+ * display's own ticks (the library's timer is left idle): what is drawn when depends only on the
+ * ticks and the clock, which tests give by hand. A log line written to System.err meanwhile
+ * starts on a line of its own, and the next redraw puts the progress under it.
  */
 public final class ProgressDisplay implements AutoCloseable {
   static final long SHOW_AFTER_MS = 2_000;
@@ -31,20 +33,28 @@ public final class ProgressDisplay implements AutoCloseable {
   private final boolean terminal;
   private final PrintStream systemErr = System.err;
   private final ScheduledExecutorService ticker;
-  private final long startNs = System.nanoTime();
+  private final LongSupplier clock;
+  private final long startNs;
   private final Supplier<ProgressView> source;
+  private final boolean enabled;
   private final AutoCloseable sourceStop;
   private String shown;
   private ProgressBar bar;
   private boolean lineDrawn;
+  /** After close: a tick that was already on its way draws nothing more. */
+  private boolean closed;
 
   private ProgressDisplay(PrintStream err, boolean enabled, boolean terminal,
-      Supplier<ProgressView> source, AutoCloseable sourceStop) {
+      Supplier<ProgressView> source, AutoCloseable sourceStop, LongSupplier clock,
+      boolean ticking) {
     this.err = err;
+    this.clock = clock;
+    this.startNs = clock.getAsLong();
     this.source = source;
     this.sourceStop = sourceStop;
     this.terminal = terminal;
-    this.ticker = enabled ? Executors.newSingleThreadScheduledExecutor(r -> {
+    this.enabled = enabled;
+    this.ticker = enabled && ticking ? Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "loadprof-progress");
       t.setDaemon(true);
       return t;
@@ -65,22 +75,36 @@ public final class ProgressDisplay implements AutoCloseable {
    */
   static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err,
       Supplier<ProgressView> source, AutoCloseable sourceStop) {
+    return start(enabled, terminal, err, source, sourceStop, System::nanoTime, true);
+  }
+
+  /**
+   * As above, on {@code clock} (ns); with {@code ticking} false no thread ticks: the caller calls
+   * {@link #tick} (tests, on a clock of their own).
+   */
+  static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err,
+      Supplier<ProgressView> source, AutoCloseable sourceStop, LongSupplier clock,
+      boolean ticking) {
     JobProgress.reset();
     JobProgress.shownOnConsole(); // even when not drawn: in a pipe or with --quiet, stay quiet
-    ProgressDisplay display = new ProgressDisplay(err, enabled, terminal, source, sourceStop);
+    ProgressDisplay display = new ProgressDisplay(err, enabled, terminal, source, sourceStop,
+        clock, ticking);
     if (enabled) {
       if (err == System.err) {
         System.setErr(new PrintStream(new LineAware(display), true));
       }
-      display.ticker.scheduleAtFixedRate(display::tick, REDRAW_MS / 2, REDRAW_MS / 2,
-          TimeUnit.MILLISECONDS);
+      if (display.ticker != null) {
+        display.ticker.scheduleAtFixedRate(display::tick, REDRAW_MS, REDRAW_MS,
+            TimeUnit.MILLISECONDS);
+      }
     }
     return display;
   }
 
-  private synchronized void tick() {
+  /** One redraw: the line of the source's progress now, once the job is 2 s old. */
+  synchronized void tick() {
     try {
-      if (System.nanoTime() - startNs < SHOW_AFTER_MS * 1_000_000L) {
+      if (closed || !enabled || clock.getAsLong() - startNs < SHOW_AFTER_MS * 1_000_000L) {
         return;
       }
       ProgressView now = source.get();
@@ -94,6 +118,7 @@ public final class ProgressDisplay implements AutoCloseable {
       }
       bar.maxHint(now.total());
       bar.stepTo(now.done());
+      bar.refresh();
     } catch (RuntimeException e) {
       // The progress line is a courtesy; it must never disturb the job.
     }
@@ -103,11 +128,9 @@ public final class ProgressDisplay implements AutoCloseable {
     return new ProgressBarBuilder()
         .setTaskName(at.label())
         .setInitialMax(at.total())
-        .setUnit(" " + at.unit(), at.unitSize())
-        .showSpeed()
-        .setStyle(ProgressBarStyle.ASCII)
-        .continuousUpdate()
-        .setUpdateIntervalMillis(REDRAW_MS)
+        .setRenderer(new ClockRenderer(" " + at.unit(), at.unitSize(), clock))
+        .continuousUpdate() // each refresh draws, also when only the rate and estimate moved
+        .setUpdateIntervalMillis(Integer.MAX_VALUE) // redrawn by tick(), not the library's timer
         .startsFrom(at.done(), Duration.ZERO)
         .setConsumer(new DelegatingProgressBarConsumer(this::draw, WIDTH))
         .build();
@@ -182,8 +205,11 @@ public final class ProgressDisplay implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    closed = true;
     if (ticker != null) {
       ticker.shutdownNow();
+    }
+    if (enabled) {
       ProgressView last = lastView();
       if (bar != null && last != null && last.label().equals(shown)) {
         bar.stepTo(last.done()); // the last line shows where the job ended

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,26 +51,44 @@ class ProgressDisplayTest {
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
+  /** A display on a clock of the test's own, ticked by hand: no sleeps, no timer threads. */
+  private static ProgressDisplay onClock(boolean enabled, PrintStream err, AtomicLong nanos) {
+    return ProgressDisplay.start(enabled, false, err, ProgressView.LOCAL, () -> { },
+        nanos::get, false);
+  }
+
+  private static final long SECOND = 1_000_000_000L;
+
   @Test
-  void drawsTheStageDoneOfTotalRateAndEstimateAfterTwoSeconds() throws Exception {
+  void drawsTheStageDoneOfTotalRateAndEstimateAfterTwoSeconds() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    try (ProgressDisplay display = ProgressDisplay.start(true, false, err)) {
+    AtomicLong clock = new AtomicLong(7 * SECOND); // any origin
+    try (ProgressDisplay display = onClock(true, err, clock)) {
       JobProgress.addTotal(Stage.READING, 400L << 20);
       JobProgress.advance(Stage.READING, 100L << 20);
-      Thread.sleep(ProgressDisplay.SHOW_AFTER_MS - 800);
-      assertEquals("", drawn(bytes), "a short job draws nothing");
-      Thread.sleep(1_600);
+      clock.addAndGet(ProgressDisplay.SHOW_AFTER_MS * 1_000_000L - 1);
+      display.tick();
+      assertEquals("", drawn(bytes), "a job younger than 2 s draws nothing");
+      clock.addAndGet(1);
       JobProgress.advance(Stage.READING, 100L << 20);
-      Thread.sleep(1_200);
+      display.tick();
       String line = drawn(bytes);
       assertThat(line, containsString("\rreading"));
-      assertThat(line, containsString("/400 MB"));
-      assertThat(line, containsString("MB/s"));
-      assertThat(line, containsString(" / 0:00:0")); // elapsed / estimate
+      assertThat(line, containsString("200/400 MB"));
+      assertThat(line, containsString("? MB/s")); // no time on the line's clock yet
+      clock.addAndGet(SECOND);
+      JobProgress.advance(Stage.READING, 100L << 20);
+      display.tick();
+      line = drawn(bytes);
+      assertThat(line, containsString("300/400 MB"));
+      assertThat(line, containsString("100.0 MB/s")); // 100 MB in the line's 1 s
+      assertThat(line, containsString(" / 0:00:01)")); // elapsed / estimate: 100 MB left
+      assertFalse(line.contains("\n"), "redrawn in place: " + line);
       JobProgress.expect(Stage.JOINING, 10);
       JobProgress.advance(Stage.JOINING, 4);
-      Thread.sleep(800);
+      clock.addAndGet(ProgressDisplay.REDRAW_MS * 1_000_000L);
+      display.tick();
     }
     String all = drawn(bytes);
     assertThat(all, containsString("\n\rjoining")); // the finished stage keeps its line
@@ -78,16 +97,48 @@ class ProgressDisplayTest {
   }
 
   @Test
-  void drawsNothingWhenOff() throws Exception {
+  void aTickAfterCloseDrawsNothing() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    try (ProgressDisplay display = ProgressDisplay.start(false, false, err)) {
+    AtomicLong clock = new AtomicLong();
+    ProgressDisplay display = onClock(true, err, clock);
+    JobProgress.addTotal(Stage.READING, 100);
+    clock.addAndGet(10 * SECOND);
+    display.close();
+    display.tick(); // one that was on its way when the job ended
+    assertEquals("", drawn(bytes));
+  }
+
+  @Test
+  void drawsNothingWhenOff() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    AtomicLong clock = new AtomicLong();
+    try (ProgressDisplay display = onClock(false, err, clock)) {
       JobProgress.addTotal(Stage.READING, 100);
       JobProgress.advance(Stage.READING, 50);
-      Thread.sleep(ProgressDisplay.SHOW_AFTER_MS + 600);
+      clock.addAndGet(10 * SECOND);
+      display.tick();
     }
     assertEquals("", drawn(bytes));
     // Off (--quiet, a pipe) is the console's choice too: the readers log no progress lines.
     assertTrue(JobProgress.isShownOnConsole());
+  }
+
+  @Test
+  void theTickerRedrawsOnItsOwnOnTheSystemClock() throws Exception {
+    // The one test of the real timer: only that it ticks at all, with no bound on the time.
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    AtomicLong clock = new AtomicLong();
+    try (ProgressDisplay display = ProgressDisplay.start(true, false, err, ProgressView.LOCAL,
+        () -> { }, () -> clock.addAndGet(SECOND), true)) {
+      JobProgress.addTotal(Stage.READING, 100);
+      JobProgress.advance(Stage.READING, 50);
+      for (int i = 0; i < 600 && drawn(bytes).isEmpty(); i++) {
+        Thread.sleep(50);
+      }
+      assertThat(drawn(bytes), containsString("reading"));
+    }
   }
 }

@@ -206,8 +206,9 @@ public final class Symbolizer implements AutoCloseable {
     Thread t = new Thread(() -> {
       try {
         kernelSymbols();
-      } catch (RuntimeException e) {
-        // the first kernel frame loads them again and meets the failure itself
+      } catch (RuntimeException | Error e) {
+        // The first kernel frame loads them again and meets the failure itself: out of heap
+        // too, then in the job's own thread, which says it in one line (no stack trace here).
       }
     }, "loadprof-kallsyms");
     t.setDaemon(true);

@@ -4,25 +4,29 @@
 const Changes = (() => {
   const { el, seconds, signedSeconds, pct, fixed } = LP;
 
-  function isTime(metric) {
-    return metric === 'real_time' || metric === 'cpu_time' || metric.startsWith('time_at_load_');
-  }
-
-  /** A figure in its metric's unit: times as durations, loads to 2 places, fractions in %. */
-  function value(metric, v) {
+  /**
+   * A figure in its unit (compare.json's "unit"): times ("ns") as durations, shares ("fraction")
+   * in %, average loads (threads on CPUs, no unit) to 2 places.
+   */
+  function value(unit, v) {
     if (v == null) return '-';
-    if (isTime(metric)) return seconds(v);
-    if (metric === 'serial_fraction') return pct(100 * v);
+    if (unit === 'ns') return seconds(v);
+    if (unit === 'fraction') return pct(100 * v);
     return fixed(v);
   }
 
-  function delta(metric, before, after) {
-    return isTime(metric) ? signedSeconds(after - before)
-      : (after >= before ? '+' : '−') + value(metric, Math.abs(after - before));
+  function delta(unit, before, after) {
+    return unit === 'ns' ? signedSeconds(after - before)
+      : (after >= before ? '+' : '−') + value(unit, Math.abs(after - before));
+  }
+
+  /** A relative change: one decimal below 100 %, none above. */
+  function signedPct(x) {
+    return (x > 0 ? '+' : '') + x.toFixed(Math.abs(x) < 100 ? 1 : 0) + '%';
   }
 
   function deltaPct(d) {
-    return d == null ? '-' : (d > 0 ? '+' : '') + d.toFixed(1) + '%';
+    return d == null ? '-' : signedPct(d);
   }
 
   /**
@@ -35,19 +39,25 @@ const Changes = (() => {
     const p = 'p=' + r.p_value.toPrecision(3);
     const sig = r.p_value < alpha;
     let text = sig ? p : '~ (' + p + ')';
-    if (r.interval && r.interval.kind === 'prediction') {
-      text += (sig ? ', outside' : ', inside') + ' prediction interval ' + value(r.metric, r.interval.low)
-        + ' – ' + value(r.metric, r.interval.high);
-    } else if (r.interval) {
-      text += ', shift ' + r.interval.low.toFixed(1) + '% … ' + r.interval.high.toFixed(1) + '%';
+    const i = r.interval;
+    if (i && i.kind === 'prediction') {
+      text += (sig ? ', outside' : ', inside') + ' prediction interval ' + value(r.unit, i.low)
+        + ' – ' + value(r.unit, i.high) + (i.clipped ? ' (cut at 0)' : '');
+    } else if (i) {
+      text += (i.kind === 'ratio_pct' ? ', change ' : ', shift ') + signedPct(i.low) + ' … '
+        + signedPct(i.high) + (i.clipped ? ' (cut at −100%)' : '');
     }
     return text;
   }
 
-  /** "cpu (CPU +79.9 ms, parallelism +0.3 ms)" for real-time figures, else "-". */
+  /**
+   * "cpu (CPU +79.9 ms, parallelism +0.3 ms)" for real-time figures, else "-"; "moved": CPU that
+   * moved into a function of a process slowed by interference.
+   */
   function cause(r) {
     if (!r.cause) return '-';
-    return r.cause + ' (CPU ' + signedSeconds(r.cpu_part_ns) + ', parallelism ' + signedSeconds(r.parallelism_part_ns) + ')';
+    return r.cause + ' (CPU ' + signedSeconds(r.cpu_part_ns) + ', parallelism ' + signedSeconds(r.parallelism_part_ns)
+      + (r.cause === 'moved' ? '; moved from the process’s other functions' : '') + ')';
   }
 
   /** The entity of a row: "process" or "process › function". */
@@ -67,13 +77,13 @@ const Changes = (() => {
       { label: 'process', get: (r) => r.process, text: true, cls: 'name' },
       { label: 'function', get: (r) => (r.function == null ? '(whole process)' : r.function), text: true, cls: 'name' },
       { label: 'metric', get: (r) => r.metric.replace(/_/g, ' '), text: true },
-      { label: 'baseline', get: (r) => r.baseline, show: (r) => value(r.metric, r.baseline) },
-      { label: 'candidate', get: (r) => r.candidate, show: (r) => value(r.metric, r.candidate) },
+      { label: 'baseline', get: (r) => r.baseline, show: (r) => value(r.unit, r.baseline) },
+      { label: 'candidate', get: (r) => r.candidate, show: (r) => value(r.unit, r.candidate) },
       { label: 'change', get: (r) => r.delta_pct, fmt: deltaPct },
       { label: 'kind', get: (r) => r.kind || '-', text: true },
       { label: 'significance', get: (r) => (r.p_value == null ? 2 : r.p_value), show: (r) => significance(r, alpha),
-        cls: 'text', title: 'Mann–Whitney p (~: not significant at alpha ' + alpha + '), or the prediction interval '
-          + 'of a single candidate run' },
+        cls: 'text', title: 'Mann–Whitney (or, with too few runs for it, t-test) p (~: not significant at alpha '
+          + alpha + ') with the interval of the change, or the prediction interval of a single candidate run or night' },
       { label: 'cause', get: (r) => r.cause || '', show: cause, text: true },
       // compare.json's processes say whether each figure is a reported change.
       rows.length && 'change' in rows[0] ? { label: 'reported', get: (r) => (r.change ? 'yes' : 'no'), text: true } : null,
@@ -84,13 +94,24 @@ const Changes = (() => {
     return t;
   }
 
+  /**
+   * The verdict badge; in nightly.html, when the latest night is unchanged but a real-time level
+   * is still changed against the nights before its last change point, it says so.
+   */
   function verdict(d) {
     // Beside changes of other figures (waits, load, CPU), say what "no change" is about.
     const scope = d.verdict === 'no change' && d.changes && d.changes.length
       ? el('span', { class: 'scope', text: ' in real time' }) : null;
-    return el('div', { class: 'verdict ' + d.verdict.replace(/ /g, '-'), id: 'verdict' },
+    const still = (d.still_changed || []).filter(() => d.verdict !== 'regression' && d.verdict !== 'missing');
+    const stillText = still.length ? el('div', { class: 'still', id: 'still-changed',
+      text: 'latest night like the nights since the last change point; real time still changed against the nights '
+        + 'before: ' + still.slice(0, 2).map((cp) => entity(cp) + ' ' + deltaPct(cp.delta_pct) + ' since ' + cp.night
+        + ' (' + cp.kind + ')').join(', ') + (still.length > 2 ? ' and ' + (still.length - 2) + ' more' : '') })
+      : null;
+    return el('div', { class: 'verdict ' + d.verdict.replace(/ /g, '-') + (still.length ? ' still-changed' : ''),
+      id: 'verdict' },
       el('span', { class: 'big', text: d.verdict }), scope,
-      el('span', { text: ' · exit code ' + d.exit_code }));
+      el('span', { text: ' · exit code ' + d.exit_code }), stillText);
   }
 
   /** Runs left out (with their health warnings) and the notes, or null. */
@@ -108,5 +129,5 @@ const Changes = (() => {
     return parts;
   }
 
-  return { table, value, delta, deltaPct, significance, cause, entity, verdict, excludedAndNotes };
+  return { table, value, delta, deltaPct, signedPct, significance, cause, entity, verdict, excludedAndNotes };
 })();

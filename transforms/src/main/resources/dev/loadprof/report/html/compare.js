@@ -22,7 +22,8 @@
       : el('p', { class: 'ok', text: 'No figure changed significantly and past the thresholds.' });
     const c = card('Changes (' + D.changes.length + ')', body,
       el('p', { class: 'note', text: 'Medians over the runs of each side; regressions first. Significance: '
-        + 'Mann–Whitney p with the shift’s confidence interval, “~” when not significant at alpha, or whether a '
+        + 'the p of the figure’s test (Mann–Whitney, or the t-test on the logarithms with too few runs for it) with '
+        + 'the confidence interval of the change candidate / baseline, “~” when not significant at alpha, or whether a '
         + 'single candidate run is outside the prediction interval of the baseline runs. Cause of a real-time change: '
         + 'its CPU-work part and its parallelism part (real = CPU / load).' }));
     c.id = 'changes';

@@ -34,8 +34,9 @@
       : el('p', { class: 'ok', text: 'The latest night changed nothing significantly and past the thresholds.' });
     const c = card('Latest night (' + D.latest_night + ') against the nights before it', body,
       el('p', { class: 'note', text: 'Each benchmark’s latest night compared with its nights since its last change '
-        + 'point (at most ' + D.settings.history_nights + '), as loadprof compare does; real-time figures judged '
-        + 'together (Holm).' }));
+        + 'point (at most ' + D.settings.history_nights + '): with two or more of them, the latest night’s value (the '
+        + 'median of its runs) against the prediction interval of their values, one per night; with one, run against '
+        + 'run as loadprof compare does; real-time figures judged together (Holm).' }));
     c.id = 'changes';
     return c;
   }
@@ -53,8 +54,8 @@
       { label: 'process', get: (r) => r.process, text: true, cls: 'name' },
       { label: 'function', get: (r) => (r.function == null ? '(whole process)' : r.function), text: true, cls: 'name' },
       { label: 'metric', get: (r) => r.metric.replace(/_/g, ' '), text: true },
-      { label: 'before', get: (r) => r.before, show: (r) => Changes.value(r.metric, r.before) },
-      { label: 'after', get: (r) => r.after, show: (r) => Changes.value(r.metric, r.after) },
+      { label: 'before', get: (r) => r.before, show: (r) => Changes.value(r.unit, r.before) },
+      { label: 'after', get: (r) => r.after, show: (r) => Changes.value(r.unit, r.after) },
       { label: 'change', get: (r) => r.delta_pct, fmt: Changes.deltaPct },
       { label: 'kind', get: (r) => r.kind, text: true },
       { label: 'cause', get: (r) => r.cause || '', show: Changes.cause, text: true },

@@ -153,6 +153,44 @@ class StatsTest {
     assertEquals(0.029015363531383676, pi.pValue(), 1e-6);
   }
 
+  /** scipy: stats.ttest_ind(y, x, equal_var=True) and its confidence_interval(1 - alpha). */
+  @Test
+  void studentTMatchesScipy() {
+    StudentT t = StudentT.test(new double[] {100, 104, 98, 101, 97},
+        new double[] {150, 148, 155}, 0.05);
+    assertEquals(22.858747153520277, t.t(), 1e-9);
+    assertEquals(4.591677148207279e-07, t.pValue(), 1e-15);
+    assertEquals(6, t.df());
+    assertEquals(45.540711108518664, t.lower(), 1e-9);
+    assertEquals(56.459288891481336, t.upper(), 1e-9);
+    // 2 vs 5: the rank test's smallest p is 0.095; the t-test has no floor.
+    StudentT twoVsFive = StudentT.test(new double[] {10, 12}, new double[] {11, 13, 12, 14, 15},
+        0.05);
+    assertEquals(0.18346904469561015, twoVsFive.pValue(), 1e-12);
+    assertEquals(-1.3318548641592494, twoVsFive.lower(), 1e-9);
+    assertEquals(5.331854864159249, twoVsFive.upper(), 1e-9);
+    StudentT logs = StudentT.test(new double[] {Math.log(289), Math.log(292), Math.log(296)},
+        new double[] {Math.log(440), Math.log(436), Math.log(445)}, 0.05);
+    assertEquals(1.4611513269201085e-06, logs.pValue(), 1e-15);
+    assertEquals(0.38436351537233987, logs.lower(), 1e-9);
+    // Every run of a side equal: a difference is certain, none is no evidence.
+    assertEquals(0, StudentT.test(new double[] {3, 3}, new double[] {4, 4}, 0.05).pValue());
+    assertEquals(1, StudentT.test(new double[] {3, 3}, new double[] {3, 3}, 0.05).pValue());
+  }
+
+  /** A noisier candidate (extra variance) widens the interval: s^2 (1 + 1/n) + extra. */
+  @Test
+  void predictionIntervalWidensForANoisierCandidate() {
+    double[] base = {100, 104, 98, 101, 97};
+    PredictionInterval plain = PredictionInterval.of(base, 110, 0.05);
+    double s2 = 7.5; // the sample variance of base
+    PredictionInterval wide = PredictionInterval.of(base, 110, 0.05, s2 * 1.2);
+    double ratio = Math.sqrt(1 + 1.2 / 1.2);
+    assertEquals((plain.upper() - plain.mean()) * ratio, wide.upper() - wide.mean(), 1e-9);
+    assertTrue(wide.pValue() > plain.pValue());
+    assertEquals(plain, PredictionInterval.of(base, 110, 0.05, -3), "never narrower");
+  }
+
   /** Against R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02. */
   @Test
   void holmAdjustsLikeR() {

@@ -2,13 +2,17 @@ package dev.loadprof.perfdata.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.perfdata.DecodePiece;
+import dev.loadprof.block.BlockBuilder;
+import dev.loadprof.model.RunInfo;
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.PerfScriptDecoder;
 import dev.loadprof.perfdata.symbols.SymbolSources;
+import dev.loadprof.testtools.RequiredTools.Tool;
+import dev.loadprof.testtools.RequiredTools;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
@@ -32,11 +36,9 @@ class NativeReaderAgainstPerfScriptTest {
 
   @BeforeAll
   static void buildWorkloads() throws Exception {
-    assumeTrue(run(List.of("perf", "--version")) == 0, "perf is not installed");
-    assumeTrue(Files.readString(Path.of("/proc/self/status")).lines()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*")), "needs root");
-    Path sources = Path.of("/work/shared/workloads");
-    assumeTrue(Files.isDirectory(sources), "no /work/shared/workloads");
+    RequiredTools.require(Tool.PERF, Tool.MAKE, Tool.GCC);
+    RequiredTools.requireRoot("perf record -a with sched tracepoints needs it");
+    Path sources = RequiredTools.workloads();
     workloads = dir.resolve("wl");
     assertEquals(0, run(List.of("cp", "-r", sources.toString(), workloads.toString())));
     assertEquals(0, run(List.of("make", "-s", "-C", workloads.toString())));
@@ -47,6 +49,53 @@ class NativeReaderAgainstPerfScriptTest {
     Path data = record("mixed.data", List.of("-a", "-g", "-e", "cpu-clock", "-e",
         "sched:sched_switch", "-e", "sched:sched_wakeup"), workloads.resolve("mixed") + " 40");
     compare(data);
+  }
+
+  /**
+   * A ring buffer of one page loses records: the reader dates each PERF_RECORD_LOST (its
+   * sample_id_all) within the recording, where compare's loss rule places it against the
+   * compared processes' span; perf record's undated LOST_SAMPLES totals at the end count the
+   * same drops again, and the run's lost_events counts each drop once. (Not against perf
+   * script's calls: it prints no LOST_SAMPLES record.)
+   */
+  @Test
+  void lostRecordsKeepTheirInstantsAndCountOnce() throws Exception {
+    Path data = record("lossy.data", List.of("-m", "1", "-a", "-g", "-e", "cpu-clock", "-e",
+        "sched:sched_switch", "-e", "sched:sched_wakeup"), workloads.resolve("mixed") + " 100 4");
+    SinkLog log = new SinkLog();
+    NativePerfDataReader.open(data, SymbolSources.live()).read(log);
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (String call : log.calls) {
+      if (call.startsWith("sample ")) {
+        long t = Long.parseLong(call.split(" ")[1]);
+        first = Math.min(first, t);
+        last = Math.max(last, t);
+      }
+    }
+    long dated = 0;
+    long undated = 0;
+    for (String call : log.calls) {
+      if (call.startsWith("lost ")) {
+        long t = Long.parseLong(call.split(" ")[1]);
+        long n = Long.parseLong(call.split(" ")[2]);
+        if (t <= 0) {
+          undated += n;
+          continue;
+        }
+        dated += n;
+        assertTrue(t >= first - 1_000_000_000L && t <= last + 1_000_000_000L,
+            call + " outside the samples' " + first + ".." + last);
+      }
+    }
+    assertTrue(dated > 0, "no dated loss with a one-page buffer: " + log.counts);
+    BlockBuilder blocks = new BlockBuilder("lossy", data.toString(), 1_000_000_000L, null,
+        b -> { });
+    NativePerfDataReader.open(data, SymbolSources.live()).read(blocks);
+    RunInfo run = blocks.finish();
+    assertEquals(dated + Math.max(0, undated - dated), run.health.get(TraceHealth.LOST_EVENTS),
+        "dated " + dated + ", undated " + undated);
+    assertEquals(dated, run.losses.lostWithin(first - 1_000_000_000L, last + 1_000_000_000L));
   }
 
   @Test

@@ -1,8 +1,8 @@
 package dev.loadprof.perfdata.symbols;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loadprof.testtools.RequiredTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +26,7 @@ class DemanglerTest {
       "main|main",
       "sched_setaffinity@@GLIBC_2.3.4|sched_setaffinity@@GLIBC_2.3.4"})
   void namesAsPerfPrintsThem(String mangled, String expected) {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/c++filt")), "SKIPPED: no c++filt");
+    RequiredTools.require(RequiredTools.Tool.CXXFILT); // the Demangler runs c++filt of the PATH
     try (Demangler demangler = new Demangler()) {
       assertEquals(expected, demangler.demangle(mangled));
       demangler.demangleAll(List.of(mangled, "_Z3foov"));

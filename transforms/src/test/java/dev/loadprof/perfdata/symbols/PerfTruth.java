@@ -1,8 +1,8 @@
 package dev.loadprof.perfdata.symbols;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import dev.loadprof.model.Frame;
+import dev.loadprof.testtools.RequiredTools;
+import dev.loadprof.testtools.RequiredTools.Tool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,20 +49,10 @@ public final class PerfTruth {
 
   private PerfTruth() {}
 
-  /** Skips the test unless perf, gcc and root are here. */
+  /** Skips the test unless perf, gcc and root are here (fails then, when tools are required). */
   static void assumeToolsAndRoot() {
-    assumeTrue(onPath("perf") && onPath("gcc"), "SKIPPED: needs perf and gcc on the PATH");
-    assumeTrue("root".equals(System.getProperty("user.name")),
-        "SKIPPED: perf record -g needs root");
-  }
-
-  private static boolean onPath(String tool) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(dir, tool))) {
-        return true;
-      }
-    }
-    return false;
+    RequiredTools.require(Tool.PERF, Tool.GCC);
+    RequiredTools.requireRoot("perf record -g of kernel frames needs it");
   }
 
   /** Runs a command in {@code dir}, failing the test with its output when it fails. */

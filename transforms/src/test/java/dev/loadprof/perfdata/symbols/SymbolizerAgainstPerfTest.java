@@ -2,9 +2,9 @@ package dev.loadprof.perfdata.symbols;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loadprof.model.Frame;
+import dev.loadprof.testtools.RequiredTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -138,7 +138,7 @@ class SymbolizerAgainstPerfTest {
     Path root = dir.resolve("symfs");
     Path emptyCache = Files.createDirectories(dir.resolve("empty-cache"));
     copyUnder(root, program);
-    copyUnder(root, Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+    copyUnder(root, libc());
     try (Symbolizer symbolizer = new Symbolizer(new SymbolSources(root, emptyCache,
         Path.of("/proc/kallsyms"), Path.of("/tmp")))) {
       PerfTruth.Replay replay = PerfTruth.replay(data,
@@ -243,10 +243,7 @@ class SymbolizerAgainstPerfTest {
 
   @Test
   void rustNamesAreDemangledWithoutHashes() throws Exception {
-    Path rustc = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-        .map(d -> Path.of(d, "rustc")).filter(Files::isExecutable).findFirst()
-        .orElse(Path.of(System.getProperty("user.home"), ".cargo/bin/rustc"));
-    assumeTrue(Files.isExecutable(rustc), "SKIPPED: no rustc");
+    Path rustc = RequiredTools.require(RequiredTools.Tool.RUSTC);
     Path source = dir.resolve("rprog.rs");
     Files.writeString(source, RUST_PROGRAM);
     Path program = dir.resolve("rprog");
@@ -281,6 +278,14 @@ class SymbolizerAgainstPerfTest {
   private static void assertSeen(PerfTruth.Replay replay, Predicate<Frame> frame) {
     assertTrue(replay.pairs().stream().map(PerfTruth.Pair::perf).anyMatch(frame),
         "perf printed no such frame, so this case proves nothing");
+  }
+
+  /** The C library this machine maps (the JVM's own, as the program's): no path is assumed. */
+  private static Path libc() throws Exception {
+    return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+        .map(l -> l.substring(l.indexOf('/') < 0 ? l.length() : l.indexOf('/')))
+        .filter(f -> f.matches("/.*/libc\\.so\\.6")).map(Path::of).findFirst()
+        .orElseThrow(() -> new AssertionError("this JVM maps no libc.so.6"));
   }
 
   private static void copyUnder(Path root, Path file) throws Exception {

@@ -1,0 +1,93 @@
+package dev.loadprof.cli;
+
+import dev.loadprof.cli.progress.ProgressDisplay;
+import dev.loadprof.cli.progress.ProgressOptions;
+import dev.loadprof.pipelines.AnalyzePipeline;
+import dev.loadprof.pipelines.AnalyzeSettings;
+import dev.loadprof.pipelines.LocalAnalysis;
+import dev.loadprof.report.AnalysisWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/**
+ * Where a job runs, decided here for analyze, compare and nightly alike. Local inputs (trace
+ * files of text or perf.data, stdin, a pipe, local archives) with a local --out, and no --runner
+ * nor Beam or Flink option, are analyzed in this JVM without a Beam runner ({@link
+ * LocalAnalysis}): the same cores and the same output bytes as Beam's DirectRunner, without its
+ * per-element coder checks (bench/RESULTS.md sections 18 and 28). Anything else (a store's path,
+ * --runner, a pipeline option) runs on Beam, on the runner its options name.
+ */
+final class JobPlacement {
+  private final RunnerOptions runner;
+  private final List<String> pipelineArgs;
+  private final List<String> given;
+  private final String outDir;
+  private final boolean local;
+  /** Beam's options: made at once for a job that Beam runs, else only if an input needs it. */
+  private PipelineOptions options;
+
+  private JobPlacement(RunnerOptions runner, List<String> pipelineArgs, List<String> given,
+      String outDir) throws UsageException {
+    this.runner = runner;
+    this.pipelineArgs = List.copyOf(pipelineArgs);
+    this.given = List.copyOf(given);
+    this.outDir = outDir;
+    // A job in this JVM needs no Beam options (Beam's file systems know local files without
+    // them), and making them costs ~0.3 s of start-up.
+    this.local = runner.inThisJvm(pipelineArgs, given) && !outDir.contains("://");
+    if (!local) {
+      beamOptions();
+    }
+  }
+
+  /**
+   * Decides from the command line, before the inputs are resolved: a job that Beam runs gets
+   * its options now, which also tell Beam's file systems how to reach the stores of
+   * {@code given} and {@code outDir}.
+   */
+  static JobPlacement choose(RunnerOptions runner, List<String> pipelineArgs, List<String> given,
+      String outDir) throws UsageException {
+    return new JobPlacement(runner, pipelineArgs, given, outDir);
+  }
+
+  /**
+   * Runs the job over the resolved inputs, the progress line shown meanwhile, and hands the
+   * analysis to {@code writer}; returns how many runs could not be analyzed.
+   */
+  long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
+      AnalysisWriter writer, ProgressOptions progress, PrintStream err) throws UsageException {
+    if (inThisJvm(traces, archives)) {
+      try (ProgressDisplay shown = progress.start(err)) {
+        return LocalAnalysis.run(traces, archives, settings, writer);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    PipelineOptions beam = beamOptions(); // an input that only Beam reads
+    PipelineResult result;
+    try (ProgressDisplay shown = progress.start(err, beam)) {
+      result = AnalyzePipeline.run(beam, traces, archives, settings, writer);
+    }
+    return JobOutcome.counter(result, "unusable_runs");
+  }
+
+  /** Whether the resolved inputs (globs expanded) run in this JVM. */
+  boolean inThisJvm(List<String> traces, List<String> archives) {
+    return local && runner.inThisJvm(pipelineArgs, traces)
+        && runner.inThisJvm(pipelineArgs, archives);
+  }
+
+  private PipelineOptions beamOptions() throws UsageException {
+    if (options == null) {
+      options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
+          StoreEnvironment.paths(given, outDir));
+      FileSystems.setDefaultPipelineOptions(options);
+    }
+    return options;
+  }
+}

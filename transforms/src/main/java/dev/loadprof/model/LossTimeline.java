@@ -1,0 +1,284 @@
+package dev.loadprof.model;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * Where in a run perf lost records (PERF_RECORD_LOST and LOST_SAMPLES, dated by sample_id_all
+ * in perf.data and printed so by perf script --show-lost-events), and how many records the run
+ * has around them: so that a comparison can tell whether losses fall where its processes ran,
+ * and what share of the records there they are (compare.RecordLossRule).
+ *
+ * <p>The records counted are those placed in the run's blocks (samples, switches and wakeups;
+ * not the task records, which perf dates 0 when it made them up at its start), in buckets of time, 2^20 ns (about 1 ms) at first, doubled
+ * whenever the run would need more than {@link #MAX_BUCKETS} of them, so a bucket is at most
+ * about 1/2048 of the run. The losses are kept with their instants; past {@link #MAX_LOSSES}
+ * of them neighbours are merged into time ranges.
+ *
+ * <p>Losses told without an instant are perf record's totals per event at the end of the
+ * recording (PERF_RECORD_LOST_SAMPLES with sample_id 0, from each event's lost-samples counter
+ * since perf 6.0): the same drops that the dated PERF_RECORD_LOST records told as they happened
+ * (14384 against 14369 in a recording with a one-page buffer), so only what they count beyond
+ * the dated losses is a loss of its own, at an unknown instant ({@link #unplaced}). Without
+ * dated losses (a perf without sample_id_all) they all are.
+ */
+public final class LossTimeline implements Serializable {
+  public static final int MAX_BUCKETS = 4096;
+  public static final int MAX_LOSSES = 1024;
+  static final long FIRST_BUCKET_NS = 1L << 20;
+
+  private long bucketNs = FIRST_BUCKET_NS;
+  /** Absolute index (time / bucketNs) of counts[0]; counts covers [base, base + MAX_BUCKETS). */
+  private long base;
+  private long[] counts;
+  private long lowest = Long.MAX_VALUE;
+  private long highest = Long.MIN_VALUE;
+  private long[] lossFrom = new long[0];
+  private long[] lossTo = new long[0];
+  private long[] lossCount = new long[0];
+  private int losses;
+  private long placed;
+  /** Losses told without an instant, as told. */
+  private long undated;
+
+  /**
+   * The run's warning about its losses (kept word for word as archives stored it, so that a
+   * comparison can tell it from the warnings that always leave a run out).
+   */
+  public static String warning(String source, long lost) {
+    return source + ": perf lost " + lost + " events; loads near those instants may be off.";
+  }
+
+  /** Whether {@code warning} is the loss warning of {@code run}. */
+  public static boolean isWarningOf(RunInfo run, String warning) {
+    return warning.equals(warning(run.source, run.health.get(TraceHealth.LOST_EVENTS)));
+  }
+
+  /** A timed record read at {@code timeNs}. */
+  public void record(long timeNs) {
+    long i = Math.floorDiv(timeNs, bucketNs);
+    if (counts != null && i >= base && i - base < MAX_BUCKETS) {
+      counts[(int) (i - base)]++;
+      lowest = Math.min(lowest, i);
+      highest = Math.max(highest, i);
+      return;
+    }
+    place(i);
+    counts[(int) (Math.floorDiv(timeNs, bucketNs) - base)]++;
+  }
+
+  /** {@code count} records lost, told at {@code timeNs} (0 or less: no instant). */
+  public void lost(long timeNs, long count) {
+    if (count <= 0) {
+      return;
+    }
+    if (timeNs <= 0) {
+      undated += count;
+      return;
+    }
+    placed += count;
+    if (losses == lossCount.length) {
+      if (losses == MAX_LOSSES) {
+        mergeNeighbours();
+      } else {
+        int n = Math.max(8, losses * 2);
+        lossFrom = Arrays.copyOf(lossFrom, n);
+        lossTo = Arrays.copyOf(lossTo, n);
+        lossCount = Arrays.copyOf(lossCount, n);
+      }
+    }
+    lossFrom[losses] = timeNs;
+    lossTo[losses] = timeNs;
+    lossCount[losses] = count;
+    losses++;
+  }
+
+  /** Every record lost, dated or not, each counted once. */
+  public long totalLost() {
+    return placed + unplaced();
+  }
+
+  /** Records lost at no known instant: the undated totals beyond the dated losses. */
+  public long unplaced() {
+    return Math.max(0, undated - placed);
+  }
+
+  /** Whether any record was counted: false for a run read before loadprof kept them. */
+  public boolean hasRecords() {
+    return counts != null;
+  }
+
+  /** Records lost at an instant within [fromNs, toNs] (a merged range that touches it counts). */
+  public long lostWithin(long fromNs, long toNs) {
+    long n = 0;
+    for (int i = 0; i < losses; i++) {
+      if (lossTo[i] >= fromNs && lossFrom[i] <= toNs) {
+        n += lossCount[i];
+      }
+    }
+    return n;
+  }
+
+  /** The first and last instant of a loss, or null when none has one. */
+  public long[] lossRange() {
+    if (losses == 0) {
+      return null;
+    }
+    long from = Long.MAX_VALUE;
+    long to = Long.MIN_VALUE;
+    for (int i = 0; i < losses; i++) {
+      from = Math.min(from, lossFrom[i]);
+      to = Math.max(to, lossTo[i]);
+    }
+    return new long[] {from, to};
+  }
+
+  /**
+   * Records read within [fromNs, toNs]: whole buckets inside it, and of a bucket it cuts the
+   * share of its time that it covers.
+   */
+  public double recordsWithin(long fromNs, long toNs) {
+    if (counts == null || toNs < fromNs) {
+      return 0;
+    }
+    double n = 0;
+    for (long i = Math.max(lowest, Math.floorDiv(fromNs, bucketNs));
+        i <= Math.min(highest, Math.floorDiv(toNs, bucketNs)); i++) {
+      long start = i * bucketNs;
+      long end = start + bucketNs; // exclusive
+      long covered = Math.min(end, toNs + 1) - Math.max(start, fromNs);
+      n += counts[(int) (i - base)] * (double) covered / bucketNs;
+    }
+    return n;
+  }
+
+  /** A deep copy. */
+  public LossTimeline copy() {
+    LossTimeline c = new LossTimeline();
+    c.bucketNs = bucketNs;
+    c.base = base;
+    c.counts = counts == null ? null : counts.clone();
+    c.lowest = lowest;
+    c.highest = highest;
+    c.lossFrom = lossFrom.clone();
+    c.lossTo = lossTo.clone();
+    c.lossCount = lossCount.clone();
+    c.losses = losses;
+    c.placed = placed;
+    c.undated = undated;
+    return c;
+  }
+
+  // ------------------------------------------------------------ the archive's form
+
+  /** The bucket width, ns. */
+  public long bucketNs() {
+    return bucketNs;
+  }
+
+  /** The absolute index (time / bucketNs) of the first bucket counted, with {@link #counts}. */
+  public long firstBucket() {
+    return counts == null ? 0 : lowest;
+  }
+
+  /** The counts of the buckets from {@link #firstBucket} to the last one counted. */
+  public long[] counts() {
+    return counts == null ? new long[0]
+        : Arrays.copyOfRange(counts, (int) (lowest - base), (int) (highest - base) + 1);
+  }
+
+  /** The losses told without an instant, as told (see {@link #unplaced}). */
+  public long undated() {
+    return undated;
+  }
+
+  /** The losses as (from, to, count) triples. */
+  public long[][] losses() {
+    return new long[][] {Arrays.copyOf(lossFrom, losses), Arrays.copyOf(lossTo, losses),
+        Arrays.copyOf(lossCount, losses)};
+  }
+
+  /** The timeline an archive stored (see the getters above). */
+  public static LossTimeline of(long bucketNs, long firstBucket, long[] counts, long[] from,
+      long[] to, long[] count, long undated) {
+    LossTimeline t = new LossTimeline();
+    t.bucketNs = bucketNs;
+    if (counts.length > 0) {
+      t.base = firstBucket;
+      t.counts = Arrays.copyOf(counts, Math.max(MAX_BUCKETS, counts.length));
+      t.lowest = firstBucket;
+      t.highest = firstBucket + counts.length - 1;
+    }
+    t.lossFrom = from.clone();
+    t.lossTo = to.clone();
+    t.lossCount = count.clone();
+    t.losses = count.length;
+    for (long c : count) {
+      t.placed += c;
+    }
+    t.undated = undated;
+    return t;
+  }
+
+  // ------------------------------------------------------------ growing
+
+  /** Makes room for bucket index i: doubles the buckets until the run fits, and re-bases. */
+  private void place(long i) {
+    if (counts == null) {
+      counts = new long[MAX_BUCKETS];
+      base = i;
+      lowest = i;
+      highest = i;
+      return;
+    }
+    long lo = Math.min(lowest, i);
+    long hi = Math.max(highest, i);
+    int folds = 0;
+    while (hi - lo + 1 > MAX_BUCKETS / 2) { // half: room for the run to go on before the next
+      lo = Math.floorDiv(lo, 2);
+      hi = Math.floorDiv(hi, 2);
+      folds++;
+    }
+    long[] next = new long[MAX_BUCKETS];
+    long nextBase = i < lowest ? Math.max(lo, hi - MAX_BUCKETS + 1) : lo;
+    for (long j = lowest; j <= highest; j++) {
+      long c = counts[(int) (j - base)];
+      if (c != 0) {
+        next[(int) ((j >> folds) - nextBase)] += c;
+      }
+    }
+    bucketNs <<= folds;
+    counts = next;
+    base = nextBase;
+    lowest = Math.floorDiv(Math.min(lowest, i), 1L << folds);
+    highest = Math.floorDiv(Math.max(highest, i), 1L << folds);
+  }
+
+  private void mergeNeighbours() {
+    Integer[] order = new Integer[losses];
+    for (int i = 0; i < losses; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(lossFrom[a], lossFrom[b]));
+    long[] from = new long[lossFrom.length];
+    long[] to = new long[lossTo.length];
+    long[] count = new long[lossCount.length];
+    int n = 0;
+    for (int k = 0; k < losses; k += 2) {
+      int a = order[k];
+      from[n] = lossFrom[a];
+      to[n] = lossTo[a];
+      count[n] = lossCount[a];
+      if (k + 1 < losses) {
+        int b = order[k + 1];
+        to[n] = Math.max(to[n], lossTo[b]);
+        count[n] += lossCount[b];
+      }
+      n++;
+    }
+    lossFrom = from;
+    lossTo = to;
+    lossCount = count;
+    losses = n;
+  }
+}
