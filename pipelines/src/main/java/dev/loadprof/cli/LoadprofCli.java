@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.progress.StoreOutages;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -58,6 +59,7 @@ public final class LoadprofCli {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Logging.configure(List.of(args));
     boolean debug = Logging.debug(List.of(args));
+    StoreOutages.reset();
     PrintWriter outWriter = new PrintWriter(out, true);
     CommandLine cli = commandLine().setOut(outWriter).setErr(new PrintWriter(err, true));
     try {
@@ -83,10 +85,16 @@ public final class LoadprofCli {
       return ExitCode.BAD_INPUT;
     } catch (UsageException e) {
       stackTrace(debug, e, err);
+      if (StoreOutages.first() != null) { // a check met a store that did not answer: no bad usage
+        return storeOutage(err);
+      }
       err.println("loadprof: " + e.getMessage());
       return ExitCode.BAD_INPUT;
     } catch (RuntimeException e) {
       stackTrace(debug, e, err);
+      if (StoreOutages.first() != null) { // whichever request failed first: the store's line
+        return storeOutage(err);
+      }
       String diskFull = FreeSpace.diskFull(e);
       if (diskFull != null) {
         err.println("loadprof: " + diskFull);
@@ -102,6 +110,12 @@ public final class LoadprofCli {
     } finally {
       outWriter.flush();
     }
+  }
+
+  /** A job that a store did not answer: the line that names the store (StoreOutages). */
+  private static int storeOutage(PrintStream err) {
+    err.println("loadprof: the job failed: " + StoreOutages.first());
+    return ExitCode.JOB_FAILED;
   }
 
   /** With --debug: the failure's whole stack trace, before its one line. */

@@ -73,7 +73,8 @@ final class StoreEnvironment {
       String first = paths.stream().filter(p -> p.startsWith("hdfs://")).findFirst().get();
       int slash = first.indexOf('/', "hdfs://".length());
       String nameNode = slash < 0 ? first : first.substring(0, slash);
-      args.add("--hdfsConfiguration=[{\"fs.defaultFS\": \"" + nameNode + "\"}]");
+      args.add("--hdfsConfiguration=[{\"fs.defaultFS\": \"" + nameNode + "\"" + hdfsLimits(env)
+          + "}]");
     }
     if (s3) {
       String endpoint = env.get(ENDPOINT_VARIABLE);
@@ -85,6 +86,29 @@ final class StoreEnvironment {
       }
     }
     return args;
+  }
+
+  /**
+   * Hadoop client settings that bound a wait for HDFS, as S3's are bounded (stores.StoreWait):
+   * a call without an answer for $LOADPROF_STORE_SILENCE_S (20 s) is given up, a connection
+   * after 5 s, with 2 retries; Hadoop's own defaults wait up to 15 minutes for a NameNode that
+   * takes connections and never answers. Only in the configuration loadprof makes: with
+   * HADOOP_CONF_DIR, the cluster's own settings apply.
+   */
+  static String hdfsLimits(Map<String, String> env) {
+    int silenceS = 20;
+    try {
+      silenceS = Math.max(1, Integer.parseInt(env.getOrDefault("LOADPROF_STORE_SILENCE_S", "20")
+          .trim()));
+    } catch (NumberFormatException e) {
+      // the default
+    }
+    String ms = Integer.toString(silenceS * 1000);
+    return ", \"ipc.client.connect.timeout\": \"" + Math.min(5000, silenceS * 1000) + "\","
+        + " \"ipc.client.connect.max.retries\": \"2\","
+        + " \"ipc.client.connect.max.retries.on.timeouts\": \"2\","
+        + " \"ipc.client.rpc-timeout.ms\": \"" + ms + "\", \"ipc.ping.interval\": \"" + ms
+        + "\", \"dfs.client.socket-timeout\": \"" + ms + "\"";
   }
 
   private static boolean blank(String s) {
