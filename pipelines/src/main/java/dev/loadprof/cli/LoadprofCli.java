@@ -61,8 +61,9 @@ public final class LoadprofCli {
     boolean debug = Logging.debug(List.of(args));
     StoreOutages.reset();
     PrintWriter outWriter = new PrintWriter(out, true);
-    CommandLine cli = commandLine().setOut(outWriter).setErr(new PrintWriter(err, true));
     try {
+      // In the try: out of heap already while the command line is made is one line too.
+      CommandLine cli = commandLine().setOut(outWriter).setErr(new PrintWriter(err, true));
       PipelineOptionArgs.Split split = PipelineOptionArgs.split(cli, args);
       ParseResult parsed = cli.parseArgs(split.loadprofArgs());
       if (CommandLine.printHelpIfRequested(parsed)) {

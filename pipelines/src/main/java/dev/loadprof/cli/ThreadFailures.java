@@ -15,9 +15,51 @@ final class ThreadFailures {
 
   private ThreadFailures() {}
 
-  /** Makes this the handler of every thread that has none of its own. */
+  /**
+   * Makes this the handler of every thread that has none of its own. The calling thread (main)
+   * is one whose failure nobody else will tell: out of heap there says so at once. A class, not
+   * a lambda, and the line made now: in a nearly full heap, spinning a lambda's class or
+   * concatenating the line is what fails.
+   */
   static void install(PrintStream err, boolean debug) {
-    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> handle(thread, e, err, debug));
+    try {
+      Thread.setDefaultUncaughtExceptionHandler(new Handler(Thread.currentThread(), err, debug));
+    } catch (OutOfMemoryError e) {
+      // the JVM's own handler then: a heap this small fails before any job
+    }
+  }
+
+  private static final class Handler implements Thread.UncaughtExceptionHandler {
+    private final Thread main;
+    private final PrintStream err;
+    private final boolean debug;
+    private final byte[] outOfHeap;
+
+    Handler(Thread main, PrintStream err, boolean debug) {
+      this.main = main;
+      this.err = err;
+      this.debug = debug;
+      this.outOfHeap = ("loadprof: " + OutOfMemory.advice(new OutOfMemoryError(
+          "Java heap space"), Runtime.getRuntime().maxMemory()) + System.lineSeparator())
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void uncaughtException(Thread thread, Throwable e) {
+      try {
+        handle(thread, e, err, debug);
+        if (thread == main) {
+          afterJob(ExitCode.OK, err);
+        }
+      } catch (Throwable again) { // out of heap again while saying it
+        try {
+          err.write(outOfHeap);
+          err.flush();
+        } catch (Throwable ignored) {
+          // the exit code (1) still tells
+        }
+      }
+    }
   }
 
   static void handle(Thread thread, Throwable e, PrintStream err, boolean debug) {

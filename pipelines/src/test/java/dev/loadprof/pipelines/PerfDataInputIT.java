@@ -137,10 +137,15 @@ class PerfDataInputIT {
    */
   @Test
   void outOfHeapIsOneLineWithoutAStackTrace() throws Exception {
+    // The launcher's classpath (the packaged jars), not the tests' much larger one.
+    Path target = RecordIT.repoRoot().resolve("pipelines/target");
     Path log = dir.resolve("oom.log");
-    CliProcess.Result run = CliProcess.finish(CliProcess.start(java.util.Map.of(),
-        List.of("-Xmx24m"), log, "analyze", "-q", "-o", dir.resolve("oom").toString(),
-        withCallChains.toString()), log);
+    Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+        "-Xmx24m", "-cp", target.resolve("loadprof.jar") + ":" + target.resolve("lib") + "/*",
+        "dev.loadprof.cli.LoadprofCli", "analyze", "-q", "-o", dir.resolve("oom").toString(),
+        withCallChains.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    assertEquals(true, p.waitFor(5, TimeUnit.MINUTES));
+    CliProcess.Result run = new CliProcess.Result(p.exitValue(), Files.readString(log));
     assertEquals(1, run.code(), run.output());
     assertThat(run.output(), not(containsString("\tat ")));
     assertThat(run.output(), not(containsString("Exception in thread")));
