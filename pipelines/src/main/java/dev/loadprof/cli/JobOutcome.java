@@ -31,13 +31,10 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
 final class JobOutcome {
   private JobOutcome() {}
 
-  /** Analyze: the summary, the outputs written, and each unusable trace's reason (exit 2). */
-  static int analyzed(PipelineResult result, OutputClaim claim, int runs, PrintStream out,
-      PrintStream err) {
-    return analyzed(counter(result, "unusable_runs"), claim, runs, out, err);
-  }
-
-  /** The same, for a job that counted its unusable traces itself. */
+  /**
+   * Analyze: the summary, the outputs written, and each unusable trace's reason (exit 2), of a
+   * job that counted its unusable traces (JobPlacement, on either path).
+   */
   static int analyzed(long unusable, OutputClaim claim, int runs, PrintStream out,
       PrintStream err) {
     String staged = claim.staging(); // this job's own outputs: no other job writes there

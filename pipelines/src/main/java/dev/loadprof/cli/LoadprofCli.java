@@ -36,8 +36,8 @@ public final class LoadprofCli {
    * Made before the job: with the heap exhausted, even the advice line of {@link OutOfMemory}
    * may fail to be made, and an error that leaves main ends the JVM with exit 0.
    */
-  private static final byte[] OUT_OF_MEMORY = ("loadprof: the job ran out of memory (Java heap"
-      + " space): run it again with a larger heap, e.g. LOADPROF_JAVA_OPTS=-Xmx4g ./loadprof ...\n")
+  private static final byte[] OUT_OF_MEMORY = ("loadprof: " + OutOfMemory.advice(
+      new OutOfMemoryError("Java heap space"), Runtime.getRuntime().maxMemory()) + "\n")
       .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   public static void main(String[] args) {
