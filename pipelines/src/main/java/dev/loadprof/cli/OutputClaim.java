@@ -54,6 +54,8 @@ final class OutputClaim implements AutoCloseable {
   private final PrintStream err;
   private final ReentrantLock guard = new ReentrantLock();
   private final Condition changed = guard.newCondition();
+  /** The job said its outputs are there (TOLD), whatever state came after. */
+  private boolean told;
   private final Thread onStop = new Thread(this::stopped, "loadprof-stopped-job");
   private State state = State.RUNNING;
   private boolean cleanedUp;
@@ -174,6 +176,7 @@ final class OutputClaim implements AutoCloseable {
         return false;
       }
       tell.run();
+      told = true;
       state = State.TOLD;
       changed.signalAll();
       return true;
@@ -242,7 +245,9 @@ final class OutputClaim implements AutoCloseable {
         case PUBLISHED -> "stopped: the outputs were published in " + out + "/ (the summary"
             + " was not printed)";
         case TOLD -> "stopped after the outputs were published in " + out + "/";
-        default -> null; // failed (said by the job) or closed
+        // The job may close its claim between the TOLD signal and this hook's turn at the lock.
+        case CLOSED -> told ? "stopped after the outputs were published in " + out + "/" : null;
+        default -> null; // failed (said by the job)
       };
       if (said != null) {
         err.println("loadprof: " + said);
