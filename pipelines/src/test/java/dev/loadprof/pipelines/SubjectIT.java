@@ -258,28 +258,38 @@ class SubjectIT {
   /** perf record -a -g ... -- ./prog by hand, then analyze it: prog leads, named as such. */
   @Test
   void analyzeLeadsWithTheProgramPerfStarted() throws Exception {
-    Path data = dir.resolve("by-hand.data");
-    // Not niced: the two-threaded hog must get more CPU than prog.
-    besideNeighbours(List.<String[]>of(new String[] {hog.toString()}), false, () -> {
-      run("perf", "record", "-q", "-k", "mono", "-a", "-g", "-e", "cpu-clock", "-e",
-          "sched:sched_switch", "-o", data.toString(), "--", fastProg.toString(), ROUNDS);
-      return null;
-    });
-    Cli cli = E2e.analyze(dir.resolve("by-hand"), data.toString()).assertOk();
-    JsonNode run = cli.summary().get("runs").get(0);
+    // The scenario needs a neighbour busier than prog: 4 spinning threads, not niced, started
+    // before the recording. On a machine whose other load starves the neighbour anyway, the
+    // recording is made again (said on the log): the check below is the scenario's, not
+    // loadprof's.
+    Cli cli = null;
+    JsonNode run = null;
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      Path data = dir.resolve("by-hand-" + attempt + ".data");
+      besideNeighbours(List.<String[]>of(new String[] {hog.toString(), "4"}), false, () -> {
+        Thread.sleep(300); // the neighbour spins before perf starts
+        run("perf", "record", "-q", "-k", "mono", "-a", "-g", "-e", "cpu-clock", "-e",
+            "sched:sched_switch", "-o", data.toString(), "--", fastProg.toString(), ROUNDS);
+        return null;
+      });
+      cli = E2e.analyze(dir.resolve("by-hand-" + attempt), data.toString()).assertOk();
+      run = cli.summary().get("runs").get(0);
+      if (busiest(run) > samplesOf(run, "prog")) {
+        break;
+      }
+      System.out.println("SubjectIT: the neighbour was not busier than prog in recording "
+          + attempt + ": recording again");
+    }
     int pid = run.get("subject").get("pid").asInt();
     assertEquals("prog", run.get("subject").get("comm").asText());
     JsonNode first = run.get("processes").get(0);
     assertEquals("prog", first.get("comm").asText());
-    // The neighbour's two threads had more samples: by samples alone it would lead.
-    long busiest = 0;
-    for (JsonNode p : run.get("processes")) {
-      busiest = Math.max(busiest, p.get("samples").asLong());
-    }
-    assertThat(busiest, greaterThan(first.get("samples").asLong()));
+    // The neighbour's threads had more samples: by samples alone it would lead.
+    assertThat(busiest(run), greaterThan(first.get("samples").asLong()));
     assertThat(cli.stdout(), containsString("subject: prog (pid " + pid + ", the program perf"
         + " started; "));
-    assertThat(cli.stdout(), containsString("\nrun by-hand pid " + pid + " (prog): "));
+    assertThat(cli.stdout(), containsString("\nrun by-hand-"));
+    assertThat(cli.stdout(), containsString(" pid " + pid + " (prog): "));
     assertEquals("prog", cli.summary().get("headline").get("comm").asText());
     // report.html opens on it and says so.
     Matcher m = Pattern.compile("<script type=\"application/json\" id=\"loadprof-data\">(.*?)"
@@ -290,9 +300,27 @@ class SubjectIT {
     assertEquals("prog", headline.get("comm").asText());
     assertEquals("prog", page.get("processes").get(0).get("comm").asText());
     assertThat(page.get("subject_note").asText(), startsWith("subject: prog (pid " + pid));
-    assertThat(cli.file("report.html"), containsString("<title>loadprof: prog (run by-hand)"));
+    assertThat(cli.file("report.html"), containsString("<title>loadprof: prog (run by-hand-"));
     // loadprof record's own console says the same, without --comm.
     assertThat(recordConsole, containsString("subject: prog (pid "));
+  }
+
+  private static long busiest(JsonNode run) {
+    long most = 0;
+    for (JsonNode p : run.get("processes")) {
+      most = Math.max(most, p.get("samples").asLong());
+    }
+    return most;
+  }
+
+  private static long samplesOf(JsonNode run, String comm) {
+    long n = 0;
+    for (JsonNode p : run.get("processes")) {
+      if (comm.equals(p.get("comm").asText())) {
+        n += p.get("samples").asLong();
+      }
+    }
+    return n;
   }
 
   private static int count(String text, String part) {
