@@ -186,6 +186,10 @@ public final class NativePerfDataReader {
               + Integer.toUnsignedString(type));
           continue;
         }
+        if (type >= RecordFields.USER_TYPE_START && !fields.sizeFitsType(type, b)) {
+          damaged(sink, at, at + record.length, fields.failure);
+          continue;
+        }
         if (type == FINISHED_ROUND) {
           ordered.finishRound(target);
           unread.read();
@@ -202,7 +206,8 @@ public final class NativePerfDataReader {
           damaged(sink, at, at + record.length, "its fields do not fit in it");
           continue;
         }
-        if (fields.failure != null) {
+        if (fields.failure != null || (type != RecordFields.SAMPLE
+            && !fields.sizeFitsType(type, b))) {
           damaged(sink, at, at + record.length, fields.failure);
           continue;
         }
