@@ -123,7 +123,8 @@ public final class DecodePerfData
             path, e.getMessage());
       }
     }
-    PerfDataHeader header = PerfDataHeader.read(perfData);
+    PerfDataHeader header = NativePerfDataReader.isPipeMode(perfData)
+        ? pipeModeHeader(perfData) : PerfDataHeader.read(perfData);
     List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
     JobProgress.addTotal(JobProgress.Stage.DECODING, planned.size());
     List<PieceTask> tasks = new ArrayList<>();
@@ -131,6 +132,19 @@ public final class DecodePerfData
       tasks.add(new PieceTask(piece, header, null));
     }
     return tasks;
+  }
+
+  /**
+   * perf script --header-only prints nothing of a pipe-mode file, and without the header's
+   * "sample cpu" the pieces' text would lack the cpu column: the native reader's header says
+   * what perf's would (no time span: the file is decoded in one piece).
+   */
+  private static PerfDataHeader pipeModeHeader(Path perfData) throws IOException {
+    try {
+      return NativePerfDataReader.open(perfData, SymbolSources.live()).header();
+    } catch (UnsupportedPerfDataException e) {
+      return PerfDataHeader.read(perfData);
+    }
   }
 
   static final class DecodeFn extends DoFn<KV<String, PieceTask>, KV<String, PieceTask>> {

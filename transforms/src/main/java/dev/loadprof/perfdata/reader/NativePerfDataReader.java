@@ -7,9 +7,11 @@ import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.perfdata.symbols.Symbolizer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -19,8 +21,9 @@ import java.nio.file.StandardOpenOption;
  * downstream is the same whichever way a recording was decoded. Frames are symbolized by a
  * {@link Symbolizer} fed from the file's MMAP records.
  *
- * <p>What it does not decode (pipe mode, big-endian, compressed records, an unknown tracepoint
- * format) is refused by {@link #open} with an {@link UnsupportedPerfDataException} before any
+ * <p>It reads files written to a file and in pipe mode ({@code perf record -o -}), saved or
+ * live on a stream, with records compressed ({@code perf record -z}) or not. What it does not
+ * decode (big-endian, AUX data, an unknown tracepoint format) is refused by {@link #open} with an {@link UnsupportedPerfDataException} before any
  * event is sent, so the caller can decode that file with perf script instead.
  */
 public final class NativePerfDataReader {
@@ -35,23 +38,70 @@ public final class NativePerfDataReader {
    */
   private static final int MAX_THREADS = 4;
 
+  /** Opens the records of the data, from the first after the header on. */
+  private interface Records {
+    RecordSource open() throws IOException;
+  }
+
   private final PerfDataFile file;
   private final SchedRecords sched;
   private final SymbolSources symbols;
+  private final Records source;
   private long records;
   private long throttledNs;
 
-  private NativePerfDataReader(PerfDataFile file, SchedRecords sched, SymbolSources symbols) {
+  private NativePerfDataReader(PerfDataFile file, SymbolSources symbols, Records source)
+      throws IOException {
     this.file = file;
-    this.sched = sched;
+    this.sched = new SchedRecords(file);
     this.symbols = symbols;
+    this.source = source;
   }
 
-  /** Reads the file's header; throws {@link UnsupportedPerfDataException} if perf script must. */
+  /**
+   * Reads the file's header (a file's, or the header records of a file written in pipe mode);
+   * throws {@link UnsupportedPerfDataException} if perf script must read it.
+   */
   public static NativePerfDataReader open(Path perfData, SymbolSources symbols)
       throws IOException {
-    PerfDataFile file = PerfDataFile.open(perfData);
-    return new NativePerfDataReader(file, new SchedRecords(file), symbols);
+    if (!PipeRecords.isPipeMode(perfData)) {
+      PerfDataFile file = PerfDataFile.open(perfData);
+      return new NativePerfDataReader(file, symbols, () -> new RecordStream(
+          FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset, file.dataSize));
+    }
+    PerfDataFile file = new PerfDataFile(perfData);
+    long dataStart;
+    try (InputStream in = Files.newInputStream(perfData)) {
+      dataStart = PipeRecords.open(in, file).dataStart();
+    }
+    return new NativePerfDataReader(file, symbols,
+        () -> PipeRecords.resume(perfData, file, dataStart));
+  }
+
+  /**
+   * Reads the header records of a pipe-mode stream ({@code perf record -o -}) called
+   * {@code name}, from {@code pipe}; {@link #read} then reads its records from it, once, as they
+   * come. Throws {@link UnsupportedPerfDataException} for what the native reader cannot decode:
+   * the stream is then read no further (its writer still writes; the caller must read it to its
+   * end, or the writer is killed by SIGPIPE).
+   */
+  public static NativePerfDataReader open(InputStream pipe, String name, SymbolSources symbols)
+      throws IOException {
+    PerfDataFile file = new PerfDataFile(Path.of(name));
+    PipeRecords records = PipeRecords.open(pipe, file);
+    boolean[] read = {false};
+    return new NativePerfDataReader(file, symbols, () -> {
+      if (read[0]) {
+        throw new IOException(name + ": a stream is read once");
+      }
+      read[0] = true;
+      return records;
+    });
+  }
+
+  /** True when {@code perfData} was written in pipe mode ({@code perf record -o - > file}). */
+  public static boolean isPipeMode(Path perfData) throws IOException {
+    return PipeRecords.isPipeMode(perfData);
   }
 
   /** Why the native reader cannot read this file, or null when it can. */
@@ -153,8 +203,7 @@ public final class NativePerfDataReader {
    */
   private void readRecords(RecordDispatcher dispatcher, TraceEventSink sink) throws IOException {
     RecordFields fields = new RecordFields(file.attrs, file.attrById);
-    try (RecordStream stream = new RecordStream(
-        FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset, file.dataSize)) {
+    try (RecordSource stream = new CompressedRecords(source.open())) {
       OrderedRecords ordered = new OrderedRecords();
       OrderedRecords.Target target = (record, offset) -> dispatchOrDamaged(dispatcher, record,
           offset);
@@ -167,7 +216,7 @@ public final class NativePerfDataReader {
               || type > MAX_USER_TYPE) {
             // No perf writes such a type: the bytes are not a record (a damaged file).
             throw new IOException("record of unknown type " + Integer.toUnsignedString(type)
-                + " at byte " + stream.recordOffset);
+                + " at byte " + stream.recordOffset());
           }
           if (type == FINISHED_ROUND) {
             ordered.finishRound(target);
@@ -180,16 +229,16 @@ public final class NativePerfDataReader {
           try {
             time = fields.orderTime(b);
           } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
-            throw new DamagedRecord(stream.recordOffset, e);
+            throw new DamagedRecord(stream.recordOffset(), e);
           }
           if (time < 0) {
-            target.record(record, stream.recordOffset); // no time: at once, as perf does
+            target.record(record, stream.recordOffset()); // no time: at once, as perf does
           } else {
-            ordered.add(time, record, stream.recordOffset);
+            ordered.add(time, record, stream.recordOffset());
           }
         }
       } catch (IOException | DamagedRecord e) {
-        long at = e instanceof DamagedRecord d ? d.offset : stream.recordOffset;
+        long at = e instanceof DamagedRecord d ? d.offset : stream.recordOffset();
         // The records queued before the damage still go out; any other damaged one among them
         // is left out (the one report below says where reading stopped).
         ordered.finish((record, offset) -> {
@@ -240,7 +289,7 @@ public final class NativePerfDataReader {
    */
   public static String capturedOn(Path perfData) {
     try {
-      return capturedOn(PerfDataFile.open(perfData));
+      return capturedOn(open(perfData, SymbolSources.live()).file);
     } catch (IOException | RuntimeException e) {
       return "";
     }

@@ -49,7 +49,8 @@ final class PerfDataFile {
    */
   long wallClockNs;
 
-  private PerfDataFile(Path path) {
+  /** An empty header for {@code path}, filled by {@link #open} or by a pipe's header records. */
+  PerfDataFile(Path path) {
     this.path = path;
   }
 
@@ -130,19 +131,30 @@ final class PerfDataFile {
       int feature = present.get(i);
       long offset = index.getLong(i * 16);
       int size = Math.toIntExact(index.getLong(i * 16 + 8));
-      switch (feature) {
-        case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(read(ch, offset, size));
-        case FEAT_BUILD_ID -> readBuildIds(read(ch, offset, size));
-        case FEAT_HOSTNAME -> hostName = perfString(read(ch, offset, size));
-        case FEAT_NRCPUS -> cpus = read(ch, offset, size).getInt(0);
-        // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
-        case FEAT_CLOCK_DATA -> wallClockNs = size >= 16 ? read(ch, offset, size).getLong(8) : 0;
-        case FEAT_EVENT_DESC -> readEventNames(read(ch, offset, size));
-        case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
-        case FEAT_COMPRESSED ->
-            throw new UnsupportedPerfDataException("its records are compressed (perf record -z)");
-        default -> { } // not needed to decode the records loadprof uses
+      if (feature == FEAT_TRACING_DATA || feature == FEAT_BUILD_ID || feature == FEAT_HOSTNAME
+          || feature == FEAT_NRCPUS || feature == FEAT_CLOCK_DATA || feature == FEAT_EVENT_DESC
+          || feature == FEAT_COMPRESSED || feature == FEAT_AUXTRACE) {
+        readFeature(feature, read(ch, offset, size));
       }
+    }
+  }
+
+  /**
+   * One feature section's bytes: from the file's feature index, or from a pipe's
+   * HEADER_FEATURE record (the same layout).
+   */
+  void readFeature(int feature, ByteBuffer b) throws IOException {
+    switch (feature) {
+      case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
+      case FEAT_BUILD_ID -> readBuildIds(b);
+      case FEAT_HOSTNAME -> hostName = perfString(b);
+      case FEAT_NRCPUS -> cpus = b.getInt(0);
+      // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
+      case FEAT_CLOCK_DATA -> wallClockNs = b.remaining() >= 16 ? b.getLong(8) : 0;
+      case FEAT_EVENT_DESC -> readEventNames(b);
+      case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
+      case FEAT_COMPRESSED -> CompressedRecords.checkMethod(b);
+      default -> { } // not needed to decode the records loadprof uses
     }
   }
 
@@ -169,7 +181,7 @@ final class PerfDataFile {
   }
 
   /** BUILD_ID: records of {header, pid, build_id[24], filename}. */
-  private void readBuildIds(ByteBuffer b) {
+  void readBuildIds(ByteBuffer b) {
     while (b.remaining() >= 8 + 4 + 24) {
       int start = b.position();
       short misc = b.getShort(start + 4);

@@ -10,7 +10,7 @@ import java.nio.channels.FileChannel;
  * little-endian buffer (header included). Reads through one large buffer: records are at most
  * 64 KiB (their size is a u16).
  */
-final class RecordStream implements AutoCloseable {
+final class RecordStream implements RecordSource {
   static final int HEADER_BYTES = 8;
   private static final int BUFFER_BYTES = 4 << 20;
 
@@ -28,11 +28,17 @@ final class RecordStream implements AutoCloseable {
     buffer.limit(0);
   }
 
+  @Override
+  public long recordOffset() {
+    return recordOffset;
+  }
+
   /**
    * The next record as a buffer of exactly its bytes (position 0), or null at the end of the data.
    * Throws when a record's size is impossible or the file ends inside one: the data is damaged.
    */
-  byte[] next() throws IOException {
+  @Override
+  public byte[] next() throws IOException {
     if (!fill(HEADER_BYTES)) {
       return null;
     }
