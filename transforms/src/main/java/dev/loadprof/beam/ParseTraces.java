@@ -258,7 +258,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           buildIds = BuildIds.read(Path.of(path));
           capturedOn = NativePerfDataReader.capturedOn(Path.of(path));
         } else {
-          readText(path, parser, builder);
+          nativeReader = readText(path, parser, builder);
+          if (nativeReader != null) {
+            buildIds = nativeReader.buildIds();
+          }
         }
       } catch (EOFException | ZipException e) {
         // A cut or damaged .gz: keep what was read, and say loudly where the input ended.
@@ -320,9 +323,13 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
     }
 
-    /** Reads a text trace (plain or compressed) from a file, stdin or a pipe. */
-    private static void readText(String path, ParallelTextParser parser, BlockBuilder builder)
-        throws IOException {
+    /**
+     * Reads a text trace (plain or compressed) from a file, stdin or a pipe; or a pipe-mode
+     * perf.data stream there ({@code perf record -o - | loadprof analyze -}), with the native
+     * reader, returned for the run's description (null for text).
+     */
+    private static NativePerfDataReader readText(String path, ParallelTextParser parser,
+        BlockBuilder builder) throws IOException {
       boolean stream = TraceFiles.isStream(path);
       InputStream raw;
       long size = 0;
@@ -340,11 +347,17 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       try (ProgressStream counted = new ProgressStream(raw, path, size);
           InputStream text = TraceFiles.open(counted)) {
         if (TraceFiles.isPerfData(text)) {
-          builder.malformed(1, "this is perf.data, and perf script can decode it only from a"
-              + " local file: give its local path (not a pipe or a remote path)", "PERFILE2");
-          return;
+          builder.decodedFromPerfData();
+          return PerfDataStreams.read(path, text, builder);
         }
         parser.read(text, path, builder);
+        return null;
+      } finally {
+        if (stream) {
+          // A writer still writing (perf record -o -) must not be killed by SIGPIPE when the
+          // read stopped early: refused, damaged or failed, the rest is read and dropped.
+          PerfDataStreams.drain(raw);
+        }
       }
     }
 

@@ -52,7 +52,8 @@ final class PerfDataFile {
    */
   long wallClockNs;
 
-  private PerfDataFile(Path path) {
+  /** An empty header for {@code path}, filled by {@link #open} or by a pipe's header records. */
+  PerfDataFile(Path path) {
     this.path = path;
   }
 
@@ -220,23 +221,34 @@ final class PerfDataFile {
 
   private void readFeature(CheckedFile f, int feature, long offset, long size, long fieldAt)
       throws IOException {
+    if (feature == FEAT_TRACING_DATA || feature == FEAT_BUILD_ID || feature == FEAT_HOSTNAME
+        || feature == FEAT_NRCPUS || feature == FEAT_CLOCK_DATA || feature == FEAT_EVENT_DESC
+        || feature == FEAT_COMPRESSED || feature == FEAT_AUXTRACE) {
+      readFeature(feature, f.section(offset, size, fieldAt, "feature section " + feature),
+          offset);
+    }
+  }
+
+  /**
+   * One feature section's bytes: from the file's feature index, or from a pipe's
+   * HEADER_FEATURE record (the same layout).
+   */
+  void readFeature(int feature, ByteBuffer b) throws IOException {
+    readFeature(feature, b, 0);
+  }
+
+  /** {@link #readFeature(int, ByteBuffer)}, the section at byte {@code at} of the file. */
+  private void readFeature(int feature, ByteBuffer b, long at) throws IOException {
     switch (feature) {
+      case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
+      case FEAT_BUILD_ID -> readBuildIds(b);
+      case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, at, "the host name");
+      case FEAT_NRCPUS -> cpus = b.getInt(0);
+      // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
+      case FEAT_CLOCK_DATA -> wallClockNs = b.remaining() >= 16 ? b.getLong(8) : 0;
+      case FEAT_EVENT_DESC -> readEventNames(b, at);
       case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
-      case FEAT_COMPRESSED ->
-          throw new UnsupportedPerfDataException("its records are compressed (perf record -z)");
-      case FEAT_TRACING_DATA, FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_NRCPUS, FEAT_CLOCK_DATA,
-          FEAT_EVENT_DESC -> {
-        ByteBuffer b = f.section(offset, size, fieldAt, "feature section " + feature);
-        switch (feature) {
-          case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
-          case FEAT_BUILD_ID -> readBuildIds(b);
-          case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, offset, "the host name");
-          case FEAT_NRCPUS -> cpus = b.getInt(0);
-          // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
-          case FEAT_CLOCK_DATA -> wallClockNs = size >= 16 ? b.getLong(8) : 0;
-          default -> readEventNames(b, offset);
-        }
-      }
+      case FEAT_COMPRESSED -> CompressedRecords.checkMethod(b);
       default -> { } // not needed to decode the records loadprof uses
     }
   }
@@ -265,7 +277,7 @@ final class PerfDataFile {
   }
 
   /** BUILD_ID: records of {header, pid, build_id[24], filename}. */
-  private void readBuildIds(ByteBuffer b) {
+  void readBuildIds(ByteBuffer b) {
     while (b.remaining() >= 8 + 4 + 24) {
       int start = b.position();
       short misc = b.getShort(start + 4);
