@@ -34,6 +34,13 @@ final class CompressedRecords implements RecordSource {
   private long recordOffset;
   /** Offset of the compressed record the pending bytes came from. */
   private long compressedAt;
+  /** The record last returned came out of a compressed one. */
+  private boolean lastDecompressed;
+  /**
+   * Damage was found in decompressed bytes: the zstd stream's state is lost, so no later
+   * compressed record can be decompressed (each later one is unread, and said so).
+   */
+  private boolean broken;
 
   CompressedRecords(RecordSource in) {
     this.in = in;
@@ -58,19 +65,25 @@ final class CompressedRecords implements RecordSource {
       if (record != null) {
         return record;
       }
+      lastDecompressed = false;
       record = in.next();
       if (record == null) {
         if (pending.hasRemaining()) {
-          throw new IOException("the compressed data ends inside a record (compressed record at"
-              + " byte " + compressedAt + ")");
+          pending.limit(pending.position());
+          throw new RecordStream.DamagedRecordException(compressedAt, "the compressed data"
+              + " ends inside a record");
         }
         return null;
       }
+      recordOffset = in.recordOffset();
       if (ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN).getInt(0) != COMPRESSED) {
-        recordOffset = in.recordOffset();
         return record;
       }
-      compressedAt = in.recordOffset();
+      compressedAt = recordOffset;
+      if (broken) {
+        throw new RecordStream.DamagedRecordException(compressedAt, "compressed data after"
+            + " damaged compressed data cannot be decompressed");
+      }
       decompress(record);
     }
   }
@@ -87,8 +100,9 @@ final class CompressedRecords implements RecordSource {
     }
     int size = Short.toUnsignedInt(pending.getShort(pending.position() + 6));
     if (size < RecordStream.HEADER_BYTES) {
-      throw new IOException("record of size " + size + " in the compressed record at byte "
-          + compressedAt);
+      lastDecompressed = true;
+      throw new RecordStream.DamagedRecordException(compressedAt, "record of size " + size
+          + " in the compressed record's data");
     }
     if (pending.remaining() < size) {
       return null;
@@ -96,6 +110,7 @@ final class CompressedRecords implements RecordSource {
     byte[] record = new byte[size];
     pending.get(record);
     recordOffset = compressedAt;
+    lastDecompressed = true;
     return record;
   }
 
@@ -119,8 +134,9 @@ final class CompressedRecords implements RecordSource {
         append(output);
       } while (input.hasRemaining() || full);
     } catch (ZstdException e) {
-      throw new IOException("the compressed record at byte " + compressedAt
-          + " does not decompress (" + e.getMessage() + ")", e);
+      broken = true;
+      throw new RecordStream.DamagedRecordException(compressedAt, "the compressed record does"
+          + " not decompress (" + e.getMessage() + ")");
     }
   }
 
@@ -128,7 +144,9 @@ final class CompressedRecords implements RecordSource {
     if (pending.capacity() - pending.limit() < bytes.remaining()) {
       int needed = pending.remaining() + bytes.remaining();
       if (needed > MAX_PENDING_BYTES) {
-        throw new IOException("the compressed record at byte " + compressedAt
+        broken = true;
+        pending.limit(pending.position());
+        throw new RecordStream.DamagedRecordException(compressedAt, "the compressed record"
             + " decompresses to more than " + (MAX_PENDING_BYTES >> 20) + " MiB without a whole"
             + " record");
       }
@@ -144,6 +162,19 @@ final class CompressedRecords implements RecordSource {
     pending.limit(end + bytes.remaining());
     pending.put(end, bytes, bytes.position(), bytes.remaining());
     bytes.position(bytes.limit());
+  }
+
+  /**
+   * Damage in decompressed bytes drops the rest of them and breaks the stream; damage in the
+   * file's records is the file's to skip.
+   */
+  @Override
+  public long resync(long damagedAt) throws IOException {
+    if (lastDecompressed || pending.hasRemaining()) {
+      pending.limit(pending.position());
+      broken = true;
+    }
+    return in.resync(damagedAt);
   }
 
   @Override

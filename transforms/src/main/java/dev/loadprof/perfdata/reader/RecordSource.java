@@ -14,6 +14,12 @@ interface RecordSource extends AutoCloseable {
   /** The byte offset, in the file or stream, of the record last returned (for messages). */
   long recordOffset();
 
+  /**
+   * After damaged bytes at {@code damagedAt}: where reading goes on (the offset of the first
+   * record to read again, or of the end); the bytes between are unread.
+   */
+  long resync(long damagedAt) throws IOException;
+
   @Override
   void close() throws IOException;
 }
