@@ -224,6 +224,14 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
         String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
         LongConsumer windowsComplete) throws IOException {
+      return read(path, runId, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
+          blocks, windowsComplete, SymbolSources.live());
+    }
+
+    /** {@link #read} with the frames symbolized from {@code symbols} (tests: none). */
+    static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
+        String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
+        LongConsumer windowsComplete, SymbolSources symbols) throws IOException {
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> {
@@ -240,7 +248,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
           builder.decodedFromPerfData();
           NativePerfDataReader reader =
-              NativePerfDataReader.open(Path.of(path), SymbolSources.live());
+              NativePerfDataReader.open(Path.of(path), symbols);
           reader.read(builder);
           buildIds = reader.buildIds();
           nativeReader = reader;

@@ -34,13 +34,6 @@ final class CompressedRecords implements RecordSource {
   private long recordOffset;
   /** Offset of the compressed record the pending bytes came from. */
   private long compressedAt;
-  /** The record last returned came out of a compressed one. */
-  private boolean lastDecompressed;
-  /**
-   * Damage was found in decompressed bytes: the zstd stream's state is lost, so no later
-   * compressed record can be decompressed (each later one is unread, and said so).
-   */
-  private boolean broken;
 
   CompressedRecords(RecordSource in) {
     this.in = in;
@@ -65,25 +58,19 @@ final class CompressedRecords implements RecordSource {
       if (record != null) {
         return record;
       }
-      lastDecompressed = false;
       record = in.next();
       if (record == null) {
         if (pending.hasRemaining()) {
-          pending.limit(pending.position());
-          throw new RecordStream.DamagedRecordException(compressedAt, "the compressed data"
-              + " ends inside a record");
+          throw new IOException("the compressed data ends inside a record (compressed record at"
+              + " byte " + compressedAt + ")");
         }
         return null;
       }
-      recordOffset = in.recordOffset();
       if (ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN).getInt(0) != COMPRESSED) {
+        recordOffset = in.recordOffset();
         return record;
       }
-      compressedAt = recordOffset;
-      if (broken) {
-        throw new RecordStream.DamagedRecordException(compressedAt, "compressed data after"
-            + " damaged compressed data cannot be decompressed");
-      }
+      compressedAt = in.recordOffset();
       decompress(record);
     }
   }
@@ -93,6 +80,15 @@ final class CompressedRecords implements RecordSource {
     return recordOffset;
   }
 
+  /**
+   * Before any compressed record, damage is the underlying records' to skip; after one, the zstd
+   * stream that runs across the data cannot be resumed: the rest is unread.
+   */
+  @Override
+  public long resync(long damagedAt) throws IOException {
+    return zstd == null && !pending.hasRemaining() ? in.resync(damagedAt) : UNKNOWN_END;
+  }
+
   /** The next whole record among the decompressed bytes, or null when they hold none. */
   private byte[] decompressedRecord() throws IOException {
     if (pending.remaining() < RecordStream.HEADER_BYTES) {
@@ -100,9 +96,8 @@ final class CompressedRecords implements RecordSource {
     }
     int size = Short.toUnsignedInt(pending.getShort(pending.position() + 6));
     if (size < RecordStream.HEADER_BYTES) {
-      lastDecompressed = true;
-      throw new RecordStream.DamagedRecordException(compressedAt, "record of size " + size
-          + " in the compressed record's data");
+      throw new IOException("record of size " + size + " in the compressed record at byte "
+          + compressedAt);
     }
     if (pending.remaining() < size) {
       return null;
@@ -110,7 +105,6 @@ final class CompressedRecords implements RecordSource {
     byte[] record = new byte[size];
     pending.get(record);
     recordOffset = compressedAt;
-    lastDecompressed = true;
     return record;
   }
 
@@ -134,9 +128,8 @@ final class CompressedRecords implements RecordSource {
         append(output);
       } while (input.hasRemaining() || full);
     } catch (ZstdException e) {
-      broken = true;
-      throw new RecordStream.DamagedRecordException(compressedAt, "the compressed record does"
-          + " not decompress (" + e.getMessage() + ")");
+      throw new IOException("the compressed record at byte " + compressedAt
+          + " does not decompress (" + e.getMessage() + ")", e);
     }
   }
 
@@ -144,9 +137,7 @@ final class CompressedRecords implements RecordSource {
     if (pending.capacity() - pending.limit() < bytes.remaining()) {
       int needed = pending.remaining() + bytes.remaining();
       if (needed > MAX_PENDING_BYTES) {
-        broken = true;
-        pending.limit(pending.position());
-        throw new RecordStream.DamagedRecordException(compressedAt, "the compressed record"
+        throw new IOException("the compressed record at byte " + compressedAt
             + " decompresses to more than " + (MAX_PENDING_BYTES >> 20) + " MiB without a whole"
             + " record");
       }
@@ -162,19 +153,6 @@ final class CompressedRecords implements RecordSource {
     pending.limit(end + bytes.remaining());
     pending.put(end, bytes, bytes.position(), bytes.remaining());
     bytes.position(bytes.limit());
-  }
-
-  /**
-   * Damage in decompressed bytes drops the rest of them and breaks the stream; damage in the
-   * file's records is the file's to skip.
-   */
-  @Override
-  public long resync(long damagedAt) throws IOException {
-    if (lastDecompressed || pending.hasRemaining()) {
-      pending.limit(pending.position());
-      broken = true;
-    }
-    return in.resync(damagedAt);
   }
 
   @Override

@@ -70,6 +70,11 @@ public final class NativePerfDataReader {
     long dataStart;
     try (InputStream in = Files.newInputStream(perfData)) {
       dataStart = PipeRecords.open(in, file).dataStart();
+    } catch (UnsupportedPerfDataException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) { // header records that are no records
+      throw new DamagedHeaderException(-1, "its pipe-mode header records are damaged ("
+          + e.getMessage() + ")");
     }
     file.dataSize = Files.size(perfData) - dataStart;
     return new NativePerfDataReader(file, symbols,
@@ -220,8 +225,13 @@ public final class NativePerfDataReader {
         try {
           record = stream.next();
         } catch (RecordStream.DamagedRecordException e) {
-          damaged(sink, e.offset, stream.resync(e.offset), e.getMessage());
-          continue;
+          if (damaged(sink, e.offset, stream.resync(e.offset), e.getMessage())) {
+            continue;
+          }
+          break;
+        } catch (IOException e) { // damage where reading cannot go on (a compressed stream)
+          damaged(sink, stream.recordOffset(), RecordSource.UNKNOWN_END, e.getMessage());
+          break;
         }
         if (record == null) {
           break;
@@ -232,8 +242,14 @@ public final class NativePerfDataReader {
         long at = stream.recordOffset();
         if (!RecordStream.knownType(type)) {
           // No perf writes such a type: the bytes are not a record.
-          damaged(sink, at, stream.resync(at), "a record of unknown type "
-              + Integer.toUnsignedString(type));
+          if (damaged(sink, at, stream.resync(at), "a record of unknown type "
+              + Integer.toUnsignedString(type))) {
+            continue;
+          }
+          break;
+        }
+        if (type >= RecordFields.USER_TYPE_START && !fields.sizeFitsType(type, b)) {
+          damaged(sink, at, at + record.length, fields.failure);
           continue;
         }
         if (type == FINISHED_ROUND) {
@@ -252,7 +268,8 @@ public final class NativePerfDataReader {
           damaged(sink, at, at + record.length, "its fields do not fit in it");
           continue;
         }
-        if (fields.failure != null) {
+        if (fields.failure != null || (type != RecordFields.SAMPLE
+            && !fields.sizeFitsType(type, b))) {
           damaged(sink, at, at + record.length, fields.failure);
           continue;
         }
@@ -269,12 +286,18 @@ public final class NativePerfDataReader {
     }
   }
 
-  /** Reports bytes {@code [from, to)} of the data as damaged, and measures them. */
-  private void damaged(TraceEventSink sink, long from, long to, String why) {
-    unread.damaged(from, to, why);
+  /**
+   * Reports bytes {@code [from, to)} of the data as damaged, and measures them; false when
+   * reading cannot go on ({@code to} is {@link RecordSource#UNKNOWN_END}).
+   */
+  private boolean damaged(TraceEventSink sink, long from, long to, String why) {
+    boolean goesOn = to != RecordSource.UNKNOWN_END;
+    long end = goesOn ? to : file.dataOffset + file.dataSize;
+    unread.damaged(from, Math.max(from, end), why);
     sink.malformed(from, "perf.data record at byte " + from + ": " + why + ": "
-        + (to - from) + " bytes up to byte " + to + " could not be read (the file is damaged)",
-        "");
+        + (goesOn ? (to - from) + " bytes up to byte " + to : "the rest of the data")
+        + " could not be read (the file is damaged)", "");
+    return goesOn;
   }
 
   /**

@@ -110,6 +110,7 @@ final class PerfDataFile {
     }
     CheckedFile.checkInside(dataOffset, dataSize, 0, f.size, 40, "the data section");
     readAttrs(f, attrSize, attrsOffset, attrsSize);
+    checkSameIdLayout(attrsOffset, attrSize);
     if (headerSize == FILE_HEADER_BYTES) {
       readFeatures(f, new long[] {h.getLong(72), h.getLong(80), h.getLong(88), h.getLong(96)});
     }
@@ -142,6 +143,50 @@ final class PerfDataFile {
         attrById.put(ids.getLong(i), attr);
       }
     }
+  }
+
+  /**
+   * As perf (evlist__valid_sample_type, valid_sample_id_all): with several events, each has an
+   * id, at the same place in samples and in the other records' trailers, and all or none have
+   * sample_id_all. Otherwise records cannot be told apart: a damaged attr.
+   */
+  private void checkSameIdLayout(long attrsOffset, long attrSize) throws DamagedHeaderException {
+    if (attrs.size() < 2) {
+      return;
+    }
+    EventAttr first = attrs.get(0);
+    for (int i = 0; i < attrs.size(); i++) {
+      EventAttr a = attrs.get(i);
+      if (idPosition(a, true) < 0 || idPosition(a, true) != idPosition(first, true)
+          || idPosition(a, false) != idPosition(first, false)
+          || a.sampleIdAll() != first.sampleIdAll()) {
+        throw new DamagedHeaderException(attrsOffset + i * attrSize + 24, "event " + i
+            + "'s sample_type or flags do not place its id as the other events' (perf refuses"
+            + " this too: non matching sample_type)");
+      }
+    }
+  }
+
+  /**
+   * Where an event's id is, in 8-byte fields: from a sample's start, or from a trailer's end
+   * ({@code inSample} false); -1 when its records carry none.
+   */
+  private static int idPosition(EventAttr a, boolean inSample) {
+    if (a.has(EventAttr.SAMPLE_IDENTIFIER)) {
+      return 1;
+    }
+    if (!a.has(EventAttr.SAMPLE_ID)) {
+      return -1;
+    }
+    long[] before = inSample
+        ? new long[] {EventAttr.SAMPLE_IP, EventAttr.SAMPLE_TID, EventAttr.SAMPLE_TIME,
+            EventAttr.SAMPLE_ADDR}
+        : new long[] {EventAttr.SAMPLE_STREAM_ID, EventAttr.SAMPLE_CPU};
+    int n = 1;
+    for (long bit : before) {
+      n += a.has(bit) ? 1 : 0;
+    }
+    return n;
   }
 
   static EventAttr attrAt(ByteBuffer b, int at, String name) {

@@ -14,11 +14,17 @@ interface RecordSource extends AutoCloseable {
   /** The byte offset, in the file or stream, of the record last returned (for messages). */
   long recordOffset();
 
+  /** {@link #resync}'s answer when reading cannot go on: the rest of the data is unread. */
+  long UNKNOWN_END = Long.MAX_VALUE;
+
   /**
-   * After damaged bytes at {@code damagedAt}: where reading goes on (the offset of the first
-   * record to read again, or of the end); the bytes between are unread.
+   * After damaged bytes at {@code damagedAt}: the offset where reading goes on (the next
+   * {@link #next} starts there), or {@link #UNKNOWN_END} when it cannot (a stream, or a
+   * compressed stream whose state the damage broke).
    */
-  long resync(long damagedAt) throws IOException;
+  default long resync(long damagedAt) throws IOException {
+    return UNKNOWN_END;
+  }
 
   @Override
   void close() throws IOException;

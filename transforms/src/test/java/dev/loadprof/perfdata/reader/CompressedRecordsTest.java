@@ -94,7 +94,8 @@ class CompressedRecordsTest {
     try (ZstdCompressCtx zstd = new ZstdCompressCtx()) {
       CompressedRecords records = new CompressedRecords(new Listed(List.of(
           compressed(zstd, a, 0, 30))));
-      assertThrows(RecordStream.DamagedRecordException.class, records::next);
+      // damage in a zstd stream that cannot be resumed: the reader stops there
+      assertThrows(java.io.IOException.class, records::next);
     }
   }
 
