@@ -1,5 +1,6 @@
 package dev.loadprof.beam;
 
+import dev.loadprof.model.BadInput;
 import dev.loadprof.parse.TraceFiles;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PerfDataHeader;
@@ -116,8 +117,8 @@ public final class DecodePerfData
         return List.of(new PieceTask(DecodePiece.nativeRead(), header, null));
       } catch (UnsupportedPerfDataException e) {
         if (reading == PerfDataReading.NATIVE) {
-          throw new UnsupportedPerfDataException(path + ": the native perf.data reader cannot"
-              + " read it: " + e.getMessage() + ". Use --perf-data-reader perf-script");
+          throw new NativeReaderRefused(path + ": the native perf.data reader cannot read it: "
+              + e.getMessage() + ". Use --perf-data-reader perf-script (or auto)");
         }
         LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
             path, e.getMessage());
@@ -131,6 +132,17 @@ public final class DecodePerfData
       tasks.add(new PieceTask(piece, header, null));
     }
     return tasks;
+  }
+
+  /**
+   * --perf-data-reader native on a file only perf script reads: the user's choice cannot be
+   * honoured for this input, which is bad usage for it (exit 2 with this line), never an empty
+   * or partial profile.
+   */
+  static final class NativeReaderRefused extends IOException implements BadInput {
+    NativeReaderRefused(String message) {
+      super(message);
+    }
   }
 
   static final class DecodeFn extends DoFn<KV<String, PieceTask>, KV<String, PieceTask>> {

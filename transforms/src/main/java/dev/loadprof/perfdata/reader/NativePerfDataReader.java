@@ -20,7 +20,7 @@ import java.nio.file.StandardOpenOption;
  * {@link Symbolizer} fed from the file's MMAP records.
  *
  * <p>What it does not decode (pipe mode, big-endian, compressed records, an unknown tracepoint
- * format) is refused by {@link #open} with an {@link UnsupportedPerfDataException} before any
+ * format, DWARF call graphs) is refused by {@link #open} with an {@link UnsupportedPerfDataException} before any
  * event is sent, so the caller can decode that file with perf script instead.
  */
 public final class NativePerfDataReader {
@@ -51,6 +51,15 @@ public final class NativePerfDataReader {
   public static NativePerfDataReader open(Path perfData, SymbolSources symbols)
       throws IOException {
     PerfDataFile file = PerfDataFile.open(perfData);
+    for (EventAttr attr : file.attrs) {
+      if (attr.dwarfCallGraph()) {
+        // Unwinding needs each object's .eh_frame/.debug_frame; perf script does it (with the
+        // inlined functions), at a cost measured in bench/RESULTS.md.
+        throw new UnsupportedPerfDataException("its call graphs were recorded with"
+            + " --call-graph dwarf (" + attr.name() + "), whose user-space frames must be"
+            + " unwound from each sample's copy of the stack, which perf script does");
+      }
+    }
     return new NativePerfDataReader(file, new SchedRecords(file), symbols);
   }
 
