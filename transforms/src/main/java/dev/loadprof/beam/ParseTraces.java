@@ -17,6 +17,7 @@ import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
 import dev.loadprof.perfdata.reader.NativePerfDataReader;
 import dev.loadprof.perfdata.reader.PerfDataReading;
+import dev.loadprof.perfdata.reader.UndatedLosses;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
@@ -174,6 +175,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         logWarnings, blocks, windowsComplete);
   }
 
+  /** The run of a trace that could not be read at all ({@link TraceRuns#unreadableRun}). */
+  public RunInfo unreadableRun(String path, String why) {
+    return (traceRuns != null ? traceRuns : TraceRuns.named(List.of())).unreadableRun(path, why);
+  }
+
   /**
    * The run id of a trace file on its own ({@link RunIds#of(String)}); in a job of several
    * traces, {@link TraceRuns} makes each unique.
@@ -255,6 +261,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         } else if (pieces.get(0).isPerfData()) {
           builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
+          builder.lost(0, UndatedLosses.of(Path.of(path))); // perf script never prints them
           buildIds = BuildIds.read(Path.of(path));
           capturedOn = NativePerfDataReader.capturedOn(Path.of(path));
         } else {
