@@ -23,7 +23,10 @@ import picocli.CommandLine.Parameters;
 final class RecordCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof record [options] -- CMD ARGS...";
 
-  @Mixin OutputOptions output;
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
+      defaultValue = AnalyzeCommand.DEFAULT_OUT,
+      description = "Where the recording and the outputs go (default: ./${DEFAULT-VALUE}).")
+  String output;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "auto",
       description = "system: sched_switch on every CPU, kernel and user frames (needs root or"
@@ -51,7 +54,7 @@ final class RecordCommand implements JobCommand {
       return ExitCode.BAD_INPUT;
     }
     return RecordAndAnalyze.run(recordMode,
-        output.orDefault(AnalyzeCommand.DEFAULT_OUT), name, freq, command, pipelineArgs, err,
+        output, name, freq, command, pipelineArgs, err,
         args -> LoadprofCli.run(args, out, err));
   }
 }

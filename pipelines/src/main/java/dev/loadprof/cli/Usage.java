@@ -53,6 +53,61 @@ final class Usage {
             + String.join(", ", command.getSubcommands().keySet()) + " (run loadprof --help)";
       }
     }
+    if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+        && unmatched.getUnmatched().get(0).startsWith("-")) {
+      return unknownOption(unmatched.getUnmatched().get(0), command);
+    }
     return e.getMessage() + "; run '" + name + " --help' for the options";
+  }
+
+  /**
+   * The one line for an option that neither the command nor Beam knows: the closest of the
+   * command's own options where one is close (picocli's suggestion), and the --help to run.
+   */
+  static String unknownOption(String option, CommandLine command) {
+    String name = option.contains("=") && option.startsWith("--")
+        ? option.substring(0, option.indexOf('=')) : option;
+    String close = closest(name, command.getCommandSpec().optionsMap().keySet());
+    String suggestion = close == null ? "" : " (did you mean " + close + "?)";
+    return "unknown option " + name + suggestion + "; run '"
+        + command.getCommandSpec().qualifiedName() + " --help' for the options";
+  }
+
+  /**
+   * The option name fewest edits away from {@code typed} (a typo: a letter missing, doubled or
+   * swapped), if it is close enough to be what was meant; else null.
+   */
+  static String closest(String typed, java.util.Collection<String> names) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String name : names) {
+      int d = editDistance(typed, name);
+      if (d < bestDistance || d == bestDistance && name.compareTo(best) < 0) {
+        best = name;
+        bestDistance = d;
+      }
+    }
+    boolean aWord = typed.length() > 3; // -x is no typo of -C
+    return aWord && best != null && bestDistance <= Math.max(1, typed.length() / 4) ? best : null;
+  }
+
+  /** Levenshtein's distance: the insertions, deletions and substitutions from a to b. */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] t = previous;
+      previous = current;
+      current = t;
+    }
+    return previous[b.length()];
   }
 }
