@@ -14,11 +14,9 @@ import dev.loadprof.testtools.RequiredTools;
 import dev.loadprof.testtools.RequiredTools.Tool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -44,15 +42,8 @@ class ProgressTerminalIT {
   void oneLineFitsEightyColumnsAndOnlyTheSummaryStays() throws Exception {
     Path tmux = RequiredTools.require(Tool.TMUX);
     Path trace = TerminalJob.writeLongTrace(dir.resolve("long.txt"));
-    byte[] all = Files.readAllBytes(trace);
-    StringBuilder feed = new StringBuilder("unset COLUMNS; (");
-    for (int i = 0; i < PARTS; i++) {
-      Path part = dir.resolve("part-" + i);
-      Files.write(part, Arrays.copyOfRange(all, (int) ((long) all.length * i / PARTS),
-          (int) ((long) all.length * (i + 1) / PARTS)));
-      feed.append("cat ").append(part).append("; sleep 1; ");
-    }
-    feed.append(") | bash ").append(LAUNCHER).append(" analyze -o ").append(dir.resolve("out"))
+    StringBuilder feed = new StringBuilder("unset COLUMNS; ")
+        .append(TerminalJob.slowFeed(trace, PARTS, dir)).append(" | bash ").append(LAUNCHER).append(" analyze -o ").append(dir.resolve("out"))
         .append(" -; echo ").append(DONE).append("$?; sleep 600");
     String socket = "loadprof-progress-" + ProcessHandle.current().pid();
     Tmux pane = new Tmux(tmux, socket);
