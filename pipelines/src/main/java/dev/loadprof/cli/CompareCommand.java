@@ -33,8 +33,9 @@ final class CompareCommand implements JobCommand {
       "diff.folded", "compare.html (open in a browser)", "summary.txt");
 
   @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
-      defaultValue = DEFAULT_OUT, description = "Output directory (default: ./${DEFAULT-VALUE}: beside,"
-          + " not over, the outputs of analyze and record in ./loadprof-out).")
+      defaultValue = DEFAULT_OUT, description = "Output directory (default:"
+          + " ./${DEFAULT-VALUE}: beside, not over, the outputs of analyze and record in"
+          + " ./loadprof-out).")
   String output;
   @Mixin FilterOptions filters;
   @Mixin ComparisonOptions comparison;

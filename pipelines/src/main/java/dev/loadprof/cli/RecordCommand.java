@@ -44,6 +44,11 @@ final class RecordCommand implements JobCommand {
       description = "Sampling frequency (default: perf's 4000 Hz).")
   Integer freq;
 
+  @Option(names = {"-m", "--mmap-pages"}, paramLabel = "PAGES",
+      description = "perf's buffer a CPU, in pages (a power of 2) or as a size such as 8M"
+          + " (perf record -m; default 512 KB). A larger one when perf lost events.")
+  String mmapPages;
+
   @Parameters(paramLabel = "CMD", arity = "0..*", description = "The program and its arguments.")
   List<String> command = new ArrayList<>();
 
@@ -54,7 +59,7 @@ final class RecordCommand implements JobCommand {
       return ExitCode.BAD_INPUT;
     }
     return RecordAndAnalyze.run(recordMode,
-        output, name, freq, command, pipelineArgs, err,
+        output, name, freq, mmapPages, command, pipelineArgs, err,
         args -> LoadprofCli.run(args, out, err));
   }
 }
