@@ -53,7 +53,9 @@ final class RecordCommand implements JobCommand {
   List<String> command = new ArrayList<>();
 
   @Override
-  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err) {
+  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
+      throws UsageException {
+    OutputDir.checkWritable(output); // before the program runs: its recording needs a place
     RecordMode recordMode = RecordAndAnalyze.mode(mode, err);
     if (recordMode == null) {
       return ExitCode.BAD_INPUT;

@@ -98,7 +98,8 @@ public final class RecordAndAnalyze {
       data = RecordingName.claim(dir, stem);
     } catch (IOException e) {
       err.println("loadprof record: cannot write " + dir.resolve(stem + ".data") + ": "
-          + e.getMessage());
+          + e.getClass().getSimpleName() + " " + e.getMessage() + "; give a directory you can"
+          + " write with -o DIR");
       return BAD_INPUT;
     }
     err.println("loadprof record: mode " + recordMode.name().toLowerCase() + " - "
