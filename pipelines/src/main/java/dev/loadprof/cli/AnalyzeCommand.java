@@ -11,8 +11,8 @@ import picocli.CommandLine.Option;
 
 /** {@code loadprof analyze}: traces and archives in, real-time profiles out. */
 @Command(name = "analyze", customSynopsis = AnalyzeCommand.SYNOPSIS,
-    description = "Analyze perf script traces (plain or .gz) and/or archives made by"
-        + " loadprof archive.",
+    description = "Analyze perf.data recordings (perf record's or loadprof record's), perf"
+        + " script traces (plain or .gz) and archives made by loadprof archive.",
     footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.EXIT_CODES)
 final class AnalyzeCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof analyze [options] TRACE...";

@@ -36,7 +36,7 @@ final class ConsoleView {
   Integer top;
 
   @Option(names = "--percent-limit", paramLabel = "P",
-      description = "Leave out of the console's table the functions under P % of the real"
+      description = "Leave out of the console's table the functions under P %% of the real"
           + " time (perf report's --percent-limit).")
   Double percentLimit;
 

@@ -14,10 +14,14 @@ final class Usage {
       + " process is weighted period/load, where load = how many of its threads were on a CPU"
       + " at that instant.";
 
-  static final String RECORD = "%nRecord a trace:%n"
-      + "  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD%n"
-      + "  perf script -i X.data -F comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso \\%n"
-      + "      --ns --show-task-events | gzip > X.txt.gz%n";
+  /** The top-level help's last lines: how to start. */
+  static final String START = "%nRecord a program and analyze it (outputs in ./loadprof-out):%n"
+      + "  loadprof record -- CMD ARGS...%n";
+
+  /** The commands that take recordings: loadprof record's, or one made by hand. */
+  static final String RECORD = "%nRecord a program and analyze it: loadprof record -- CMD ARGS..."
+      + "%nOr record by hand and give the perf.data to loadprof:%n"
+      + "  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD%n";
 
   static final String PASS_THROUGH = "%nAny Beam or Flink pipeline option passes through"
       + " unchanged, as --name=value or --name value (e.g. --parallelism 2,"
