@@ -145,7 +145,7 @@ class CliTest {
     Cli cli = E2e.analyze(dir.resolve("out"), "--runner", config.toString(), missing);
     assertEquals(2, cli.exit(), cli.stderr());
     assertThat(cli.stderr(), containsString("no such trace: " + missing
-        + " (give perf script output, plain or .gz)"));
+        + " (give a perf.data recording or perf script output, plain or .gz)"));
     assertThat(cli.stderr(), not(containsString("Flink")));
   }
 

@@ -50,7 +50,7 @@ public final class WallView {
         continue;
       }
       if (!"cpu".equals(r.lanes)) {
-        r.warnings.add(r.source + ": a per-process recording: its switch records say only"
+        r.warnings.add(r.source + ": " + RunInfo.PER_PROCESS_LIMIT + "its switch records say only"
             + " whether a thread was preempted (runnable); other waits are 'unknown', and who"
             + " held the CPU meanwhile is not known (record system-wide with sched_switch for"
             + " sleeping, disk and interference)");
@@ -59,7 +59,10 @@ public final class WallView {
             + " or the run was archived before loadprof kept them: waits are 'unknown'"
             + " (record sched:sched_switch with perf script's 'trace' field)");
       }
-      if (!stacks) {
+      if (!stacks && !"cpu".equals(r.lanes)) { // perf gives switch-out stacks only to root
+        r.warnings.add(r.source + ": " + RunInfo.PER_PROCESS_LIMIT + "no switch-out call chains:"
+            + " the off-CPU profile (offcpu.pb.gz, offcpu.folded) shows states without stacks");
+      } else if (!stacks) {
         r.warnings.add(r.source + ": no switch-out call chains (record with -g): the off-CPU"
             + " profile (offcpu.pb.gz, offcpu.folded) shows states without stacks");
       }
