@@ -4,6 +4,7 @@ import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.ThreadState;
+import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.wall.ThreadStateSummary;
 import dev.loadprof.wall.ThreadStates;
@@ -132,7 +133,7 @@ public final class WallView {
     }
     Frame outsideKernel = null;
     for (Frame f : stack) {
-      if (FoldedReport.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
+      if (FoldedFrames.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
         continue;
       }
       if (!isSystemLibrary(f.dso())) {
