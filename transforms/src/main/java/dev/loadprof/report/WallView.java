@@ -78,7 +78,7 @@ public final class WallView {
     return off;
   }
 
-  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40, disk 0.20", or null. */
+  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40 s, disk 0.20 s", or null. */
   static String wallLine(ProcessLoad p) {
     ThreadStateSummary s = p.threadStates;
     if (s == null) {
@@ -92,7 +92,7 @@ public final class WallView {
     String sep = ": ";
     for (ThreadState st : order) {
       if (byState[st.ordinal()] >= 5e6) {
-        line.append(sep).append(st.label).append(Text.f(" %.2f", byState[st.ordinal()] / 1e9));
+        line.append(sep).append(st.label).append(Text.f(" %.2f s", byState[st.ordinal()] / 1e9));
         sep = ", ";
       }
     }
