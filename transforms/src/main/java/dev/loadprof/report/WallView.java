@@ -2,10 +2,13 @@ package dev.loadprof.report;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.ProcessKey;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.ThreadState;
 import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.StackWeight;
+import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import dev.loadprof.wall.ThreadStates;
 import dev.loadprof.wall.WaitFilter;
@@ -121,6 +124,47 @@ public final class WallView {
       out.add(Text.f("%8.3f s  %s", e.getValue() / 1e9, e.getKey()));
     }
     return out;
+  }
+
+  /**
+   * report.html's name of each thread lane: the main thread by its process's name, the others by
+   * tid (perf's per-thread names are not kept past the reader), each with its top function: the
+   * leaf of its most real time on CPU, else where it waited longest ("tid 10525 · worker_loop").
+   */
+  static Map<Integer, String> laneNames(Analysis a, ProcessLoad p) {
+    Map<Integer, Map<String, Long>> onCpu = new TreeMap<>();
+    for (StackWeight s : a.threadStacks()) {
+      if (s.pid() == p.pid && s.runId().equals(p.runId) && s.stack().length > 0) {
+        onCpu.computeIfAbsent(s.tid(), t -> new TreeMap<>())
+            .merge(s.stack()[0].symbol(), s.wallNs(), Long::sum);
+      }
+    }
+    Map<Integer, Map<String, Double>> waited = new TreeMap<>();
+    if (p.threadStates != null) {
+      p.threadStates.waits.forEach((w, ns) -> waited.computeIfAbsent(w.tid(),
+          t -> new TreeMap<>()).merge(where(w.stack().frames()), ns, Double::sum));
+    }
+    Map<Integer, String> names = new TreeMap<>();
+    for (int tid : p.stateTimeline == null ? List.<Integer>of()
+        : p.stateTimeline.lanes.stream().map(StateTimeline.Lane::tid).toList()) {
+      String thread = tid == ProcessKey.pid(p.pid)
+          ? Printable.escape(a.comm(p.runId, p.pid)) + " (main)" : "tid " + tid;
+      String top = onCpu.containsKey(tid) ? top(onCpu.get(tid))
+          : waited.containsKey(tid) ? top(waited.get(tid)) : null;
+      names.put(tid, top == null ? thread : thread + " · " + Printable.escape(top));
+    }
+    return names;
+  }
+
+  /** The key of the largest value, the first by name of equals. */
+  private static <N extends Number> String top(Map<String, N> byName) {
+    String best = null;
+    for (Map.Entry<String, N> e : byName.entrySet()) {
+      if (best == null || e.getValue().doubleValue() > byName.get(best).doubleValue()) {
+        best = e.getKey();
+      }
+    }
+    return best;
   }
 
   /**

@@ -90,8 +90,10 @@
     parts.push(tl);
     const graph = Flame.realTime(p.flame, S, maxLoad);
     const flame = card('Real-time flame graph', graph,
-      el('p', { class: 'note', text: 'Click a frame to zoom, the top row to go back. Frames under 0.1% of both '
-        + 'real and CPU time are merged into [other].' }));
+      el('p', { class: 'note', text: 'Click a frame to zoom, the top row to go back (keys: Escape, −, +; Ctrl+wheel '
+        + 'zooms; the zoom is kept in the URL). Callers shows who calls the zoomed function and what it calls, over '
+        + 'the whole graph. The search takes a regular expression. A run of unresolved frames is one, [unknown×N]. '
+        + 'Frames under 0.1% of both real and CPU time are merged into [other].' }));
     flame.id = 'flame';
     const offGraph = w && w.has_states && w.offcpu_flame ? Flame.offCpu(w.offcpu_flame, S, w.state_names) : null;
     if (offGraph) {
@@ -206,6 +208,15 @@
     const select = el('select', { id: 'process-select', 'aria-label': 'run and process' },
       ...D.processes.map((p, i) => el('option', { value: i, text: label(i) })));
     function show(i) {
+      // The process shown is in the URL's hash with its graphs' zoom (flame.js), so a link or a
+      // reload shows the same view; another process starts unzoomed.
+      const params = new URLSearchParams(location.hash.slice(1));
+      if (params.get('p') !== String(i)) {
+        params.delete('flame');
+        params.delete('offcpu');
+        params.set('p', String(i));
+        history.replaceState(null, '', '#' + params.toString());
+      }
       select.value = String(i);
       const v = processView(i);
       view.replaceChildren(...v.parts);
@@ -230,7 +241,10 @@
       view.append(card('No process', el('p', { text: 'No process passed the filters.' })),
         ...D.runs.map(warnings).filter((x) => x));
     } else {
-      show(Math.max(0, D.headline));
+      const hash = new URLSearchParams(location.hash.slice(1));
+      const linked = hash.has('p') ? +hash.get('p') : -1;
+      show(Number.isInteger(linked) && linked >= 0 && linked < D.processes.length ? linked
+        : Math.max(0, D.headline));
     }
   }
 
