@@ -3,6 +3,7 @@ package dev.loadprof.report;
 import dev.loadprof.model.Frame;
 import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.StackWeight;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -51,11 +52,20 @@ public final class FoldedReport implements TextReport {
    * file writes them: runs of "[unknown]" frames one segment ({@link FoldedFrames}).
    */
   public static void appendStack(StringBuilder line, Frame[] stack) {
+    for (String segment : segments(stack)) {
+      line.append(';').append(segment);
+    }
+  }
+
+  /** A stack's (leaf first) segments from root to leaf, as {@link #appendStack} writes them. */
+  static List<String> segments(Frame[] stack) {
+    List<String> out = new ArrayList<>(stack.length);
     for (int i = stack.length - 1; i >= 0; ) {
       int run = FoldedFrames.runLength(stack, i);
-      line.append(';').append(segment(FoldedFrames.name(stack, i, run), stack[i].dso()));
+      out.add(segment(FoldedFrames.name(stack, i, run), stack[i].dso()));
       i -= run;
     }
+    return out;
   }
 
   /**

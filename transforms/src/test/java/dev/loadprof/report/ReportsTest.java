@@ -149,7 +149,8 @@ class ReportsTest {
   @Test
   void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "offcpu.folded", "offcpu.pb.gz",
+        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "histogram.txt",
+            "offcpu.folded", "offcpu.pb.gz",
             "profile.pb.gz", "report.html",
             "summary.json", "summary.txt"),
         new ArrayList<>(writeAll(Fixtures.classic()).keySet()));
