@@ -1,10 +1,14 @@
 package dev.loadprof.beam;
 
 import dev.loadprof.parse.TraceFiles;
+import dev.loadprof.parse.UnreadableTraceException;
+import dev.loadprof.perfdata.DamagedPerfDataException;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.PerfDataHeader;
+import dev.loadprof.perfdata.PerfMissingException;
 import dev.loadprof.perfdata.PerfScriptDecoder;
 import dev.loadprof.perfdata.PieceTask;
+import dev.loadprof.perfdata.reader.DamagedHeaderException;
 import dev.loadprof.perfdata.reader.NativePerfDataReader;
 import dev.loadprof.perfdata.reader.PerfDataReading;
 import dev.loadprof.perfdata.reader.UnsupportedPerfDataException;
@@ -109,21 +113,28 @@ public final class DecodePerfData
     if (perfData == null) {
       return List.of(PieceTask.text());
     }
+    UnsupportedPerfDataException refused = null;
     if (reading != PerfDataReading.PERF_SCRIPT) {
       try {
         PerfDataHeader header =
             NativePerfDataReader.open(perfData, SymbolSources.live()).header();
         return List.of(new PieceTask(DecodePiece.nativeRead(), header, null));
+      } catch (DamagedHeaderException e) {
+        if (reading == PerfDataReading.NATIVE) {
+          throw DamagedPerfDataException.header(path, e.getMessage(), "");
+        }
+        refused = e;
       } catch (UnsupportedPerfDataException e) {
         if (reading == PerfDataReading.NATIVE) {
-          throw new UnsupportedPerfDataException(path + ": the native perf.data reader cannot"
+          throw new UnreadableTraceException(path + ": the native perf.data reader cannot"
               + " read it: " + e.getMessage() + ". Use --perf-data-reader perf-script");
         }
-        LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
-            path, e.getMessage());
+        refused = e;
       }
+      LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
+          path, refused.getMessage());
     }
-    PerfDataHeader header = PerfDataHeader.read(perfData);
+    PerfDataHeader header = fallbackHeader(path, perfData, refused);
     List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
     JobProgress.addTotal(JobProgress.Stage.DECODING, planned.size());
     List<PieceTask> tasks = new ArrayList<>();
@@ -131,6 +142,24 @@ public final class DecodePerfData
       tasks.add(new PieceTask(piece, header, null));
     }
     return tasks;
+  }
+
+  /**
+   * perf script's view of the header. When the native reader found the header damaged and
+   * perf cannot read it either, the file is bad input: named, with the byte offset.
+   */
+  private static PerfDataHeader fallbackHeader(String path, Path perfData,
+      UnsupportedPerfDataException refused) throws IOException {
+    try {
+      return PerfDataHeader.read(perfData);
+    } catch (DamagedPerfDataException | PerfMissingException e) {
+      throw e;
+    } catch (IOException e) {
+      if (refused instanceof DamagedHeaderException) {
+        throw DamagedPerfDataException.header(path, refused.getMessage(), e.getMessage());
+      }
+      throw e;
+    }
   }
 
   static final class DecodeFn extends DoFn<KV<String, PieceTask>, KV<String, PieceTask>> {

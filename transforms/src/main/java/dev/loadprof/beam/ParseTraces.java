@@ -1,6 +1,7 @@
 package dev.loadprof.beam;
 
 import dev.loadprof.block.BlockBuilder;
+import dev.loadprof.block.UnusablePolicy;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.archive.NightRule;
 import dev.loadprof.model.RunInfo;
@@ -263,6 +264,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       info.buildIds = buildIds;
       if (nativeReader != null) {
         nativeReader.describeRun(info);
+        UnusablePolicy.judgeUnreadData(info); // what the reader could not read, measured
       } else {
         parser.describeRun(info);
         if (info.capturedOn.isEmpty()) {

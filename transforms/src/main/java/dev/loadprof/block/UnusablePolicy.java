@@ -28,6 +28,10 @@ public final class UnusablePolicy {
    * read back from an archive gets the same verdict.
    */
   public static String reasonOf(RunInfo info) {
+    String damaged = PerfDataDamage.reasonOf(info);
+    if (!damaged.isEmpty()) {
+      return damaged; // what was read says nothing sure
+    }
     if (info.health.get(TraceHealth.SWITCH_RECORDS) == 0
         && info.health.get(TraceHealth.SAMPLE_RECORDS) == 0) {
       return info.source + ": no perf samples or sched_switch records found ("
@@ -60,6 +64,26 @@ public final class UnusablePolicy {
           + " with: " + RECORD;
     }
     return "";
+  }
+
+  /**
+   * Judges again once the perf.data reader has put what it could not read into the health:
+   * an unusable verdict replaces a usable one, and a tolerated unread part is a warning.
+   */
+  public static void judgeUnreadData(RunInfo info) {
+    String damaged = PerfDataDamage.reasonOf(info);
+    if (!damaged.isEmpty()) {
+      if (info.isUnusable()) {
+        info.warnings.remove(0); // the earlier verdict, which the damage explains
+      }
+      info.unusableReason = damaged;
+      info.warnings.add(0, WARNING_PREFIX + damaged);
+      return;
+    }
+    String warning = PerfDataDamage.warningOf(info);
+    if (!warning.isEmpty()) {
+      info.warnings.add(warning);
+    }
   }
 
   /** Sets the run's verdict and, for an unusable run, puts the reason first among its warnings. */

@@ -69,6 +69,15 @@ public final class TraceHealth implements Serializable {
   public static final String WAKEUPS_OUTSIDE_RUN = "wakeups_outside_run";
   public static final String SAMPLES_PERIOD_TOO_LONG = "samples_period_longer_than_run";
   public static final String SAMPLES_UNKNOWN_THREAD = "samples_of_unknown_thread";
+  /**
+   * A perf.data file's data section (bytes), and what of it could not be read: damaged records
+   * (their bytes and number), the byte offset of the first, and the records read after it.
+   */
+  public static final String PERF_DATA_BYTES = "perf_data_bytes";
+  public static final String PERF_DATA_UNREAD_BYTES = "perf_data_unread_bytes";
+  public static final String PERF_DATA_UNREAD_RECORDS = "perf_data_unread_records";
+  public static final String PERF_DATA_FIRST_UNREAD_BYTE = "perf_data_first_unread_byte";
+  public static final String PERF_DATA_RECORDS_AFTER_DAMAGE = "perf_data_records_after_damage";
   /** New processes of a pid: reuse after an exit (FORK), or exec (ProcessKey). */
   public static final String PID_RESTARTS = "pid_restarts";
   /** Execs whose window had closed already: the thread's time moves over at its next switch. */

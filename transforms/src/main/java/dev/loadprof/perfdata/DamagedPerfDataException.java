@@ -14,8 +14,22 @@ public final class DamagedPerfDataException extends IOException implements BadIn
       "processing events failed"};
 
   public DamagedPerfDataException(String file, String perfSaid) {
-    super(file + ": the perf.data file is damaged (perf: " + perfSaid + "); record it again,"
-        + " or copy it again if it was copied");
+    this(file + ": the perf.data file is damaged (perf: " + perfSaid + "); record it again,"
+        + " or copy it again if it was copied", false);
+  }
+
+  private DamagedPerfDataException(String message, boolean unused) {
+    super(message);
+  }
+
+  /**
+   * A file whose header the native reader found damaged ({@code what} names the byte offset),
+   * and that perf could not read either ({@code perfSaid}, "" when perf was not asked).
+   */
+  public static DamagedPerfDataException header(String file, String what, String perfSaid) {
+    return new DamagedPerfDataException(file + ": the perf.data file is damaged: " + what
+        + (perfSaid.isEmpty() ? "" : "; perf script cannot read it either (" + perfSaid + ")")
+        + ". Record it again, or copy it again if it was copied", false);
   }
 
   /** True when perf's words (lines of its stderr) say the file is damaged. */

@@ -25,10 +25,6 @@ import java.nio.file.StandardOpenOption;
  */
 public final class NativePerfDataReader {
   private static final int FINISHED_ROUND = 68;
-  /** The largest kernel and perf record types with room for newer ones (perf 6.1: 21, 83). */
-  private static final int MAX_KERNEL_TYPE = 31;
-
-  private static final int MAX_USER_TYPE = 127;
   /**
    * Decoding threads per read at most: the sink takes the events on one thread, and a runner
    * may read several files at once.
@@ -40,6 +36,7 @@ public final class NativePerfDataReader {
   private final SymbolSources symbols;
   private long records;
   private long throttledNs;
+  private UnreadData unread = new UnreadData(0);
 
   private NativePerfDataReader(PerfDataFile file, SchedRecords sched, SymbolSources symbols) {
     this.file = file;
@@ -79,8 +76,9 @@ public final class NativePerfDataReader {
 
   /**
    * Sends every event of the file to {@code sink}, in perf script's order, its samples decoded
-   * on all cores (up to four). A damaged record ends the read with a malformed report naming
-   * its byte offset; what came before is kept.
+   * on all cores (up to four). A damaged record is reported as malformed, naming its byte
+   * offset, and measured (the run's health says how much could not be read, {@link
+   * #describeRun}); reading goes on after it.
    */
   public void read(TraceEventSink sink) throws IOException {
     read(sink, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
@@ -148,90 +146,84 @@ public final class NativePerfDataReader {
 
   /**
    * Reads the records in perf's order (sorted by time within FINISHED_ROUND limits) and hands
-   * each to {@code dispatcher}; a damaged record is reported to {@code sink}, after what came
-   * before it.
+   * each to {@code dispatcher}. A damaged record (a header or fields that do not hold) is
+   * reported to {@code sink} and measured in {@link #unread}; reading goes on where well-formed
+   * records follow again, so what could not be read is known to the byte.
    */
   private void readRecords(RecordDispatcher dispatcher, TraceEventSink sink) throws IOException {
     RecordFields fields = new RecordFields(file.attrs, file.attrById);
+    unread = new UnreadData(file.dataSize);
     try (RecordStream stream = new RecordStream(
         FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset, file.dataSize)) {
       OrderedRecords ordered = new OrderedRecords();
-      OrderedRecords.Target target = (record, offset) -> dispatchOrDamaged(dispatcher, record,
-          offset);
-      try {
-        for (byte[] record; (record = stream.next()) != null; ) {
-          records++;
-          ByteBuffer b = ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN);
-          int type = b.getInt(0);
-          if (type <= 0 || (type > MAX_KERNEL_TYPE && type < RecordFields.USER_TYPE_START)
-              || type > MAX_USER_TYPE) {
-            // No perf writes such a type: the bytes are not a record (a damaged file).
-            throw new IOException("record of unknown type " + Integer.toUnsignedString(type)
-                + " at byte " + stream.recordOffset);
-          }
-          if (type == FINISHED_ROUND) {
-            ordered.finishRound(target);
-            continue;
-          }
-          if (type >= RecordFields.USER_TYPE_START) {
-            continue; // perf's own records (ids, maps, time conversion): nothing to send
-          }
-          long time;
-          try {
-            time = fields.orderTime(b);
-          } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
-            throw new DamagedRecord(stream.recordOffset, e);
-          }
-          if (time < 0) {
-            target.record(record, stream.recordOffset); // no time: at once, as perf does
-          } else {
-            ordered.add(time, record, stream.recordOffset);
-          }
+      OrderedRecords.Target target = (record, offset) -> {
+        try {
+          dispatcher.dispatch(record, offset);
+        } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException
+            | NegativeArraySizeException | IllegalArgumentException e) {
+          damaged(sink, offset, offset + record.length, "it does not hold its own fields ("
+              + e.getClass().getSimpleName() + ")");
         }
-      } catch (IOException | DamagedRecord e) {
-        long at = e instanceof DamagedRecord d ? d.offset : stream.recordOffset;
-        // The records queued before the damage still go out; any other damaged one among them
-        // is left out (the one report below says where reading stopped).
-        ordered.finish((record, offset) -> {
-          try {
-            dispatchOrDamaged(dispatcher, record, offset);
-          } catch (DamagedRecord ignored) {
-            // already reported as the damage
-          }
-        });
-        sink.malformed(at, file.path + ": " + e.getMessage()
-            + ": the perf.data file is damaged; everything before it was analyzed."
-            + " Re-record, or try --perf-data-reader perf-script", "");
-        return;
+      };
+      while (true) {
+        byte[] record;
+        try {
+          record = stream.next();
+        } catch (RecordStream.DamagedRecordException e) {
+          damaged(sink, e.offset, stream.resync(e.offset), e.getMessage());
+          continue;
+        }
+        if (record == null) {
+          break;
+        }
+        records++;
+        ByteBuffer b = ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN);
+        int type = b.getInt(0);
+        long at = stream.recordOffset;
+        if (!RecordStream.knownType(type)) {
+          // No perf writes such a type: the bytes are not a record.
+          damaged(sink, at, stream.resync(at), "a record of unknown type "
+              + Integer.toUnsignedString(type));
+          continue;
+        }
+        if (type == FINISHED_ROUND) {
+          ordered.finishRound(target);
+          unread.read();
+          continue;
+        }
+        if (type >= RecordFields.USER_TYPE_START) {
+          unread.read();
+          continue; // perf's own records (ids, maps, time conversion): nothing to send
+        }
+        long time;
+        try {
+          time = fields.orderTime(b);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+          damaged(sink, at, at + record.length, "its fields do not fit in it");
+          continue;
+        }
+        if (fields.failure != null) {
+          damaged(sink, at, at + record.length, fields.failure);
+          continue;
+        }
+        unread.read();
+        if (time < 0) {
+          target.record(record, at); // no time: at once, as perf does
+        } else {
+          ordered.add(time, record, at);
+        }
       }
       ordered.finish(target);
       throttledNs = dispatcher.throttledNs;
     }
   }
 
-  /**
-   * A record whose fields do not fit in it (a count or size that reads past its end): the bytes
-   * are damaged, which is bad input, never a crash of the job.
-   */
-  private static void dispatchOrDamaged(RecordDispatcher dispatcher, byte[] record,
-      long offset) {
-    try {
-      dispatcher.dispatch(record, offset);
-    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException
-        | NegativeArraySizeException | IllegalArgumentException e) {
-      throw new DamagedRecord(offset, e);
-    }
-  }
-
-  /** Thrown through the ordering queue's target, caught where the read reports damage. */
-  private static final class DamagedRecord extends RuntimeException {
-    final long offset;
-
-    DamagedRecord(long offset, RuntimeException cause) {
-      super("record at byte " + offset + " does not hold its own fields ("
-          + cause.getClass().getSimpleName() + ")", cause);
-      this.offset = offset;
-    }
+  /** Reports bytes {@code [from, to)} of the data as damaged, and measures them. */
+  private void damaged(TraceEventSink sink, long from, long to, String why) {
+    unread.damaged(from, to, why);
+    sink.malformed(from, "perf.data record at byte " + from + ": " + why + ": "
+        + (to - from) + " bytes up to byte " + to + " could not be read (the file is damaged)",
+        "");
   }
 
   /**
@@ -266,6 +258,7 @@ public final class NativePerfDataReader {
     if (throttledNs > 0) {
       run.health.add(TraceHealth.THROTTLED_NS, throttledNs);
     }
+    unread.describe(run);
   }
 
   /** Object path to build id (hex), from the file's build-id section, as perf buildid-list. */

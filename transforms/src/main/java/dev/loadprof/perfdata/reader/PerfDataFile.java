@@ -2,7 +2,6 @@ package dev.loadprof.perfdata.reader;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,6 +31,10 @@ final class PerfDataFile {
   private static final int FEAT_COMPRESSED = 27;
   private static final int FEAT_CLOCK_DATA = 29;
   private static final int FEATURE_BITS = 256;
+  /** Where the feature bits start: a header of this size (an old perf's) has none. */
+  private static final int FEATURE_BITS_AT = 72;
+  /** perf_event_attr's first published size (PERF_ATTR_SIZE_VER0), and its ids' section. */
+  private static final int MIN_ATTR_ENTRY_BYTES = 64 + 16;
 
   final Path path;
   final List<EventAttr> attrs = new ArrayList<>();
@@ -53,23 +56,28 @@ final class PerfDataFile {
     this.path = path;
   }
 
-  /** Reads the header; throws {@link UnsupportedPerfDataException} for what perf script must do. */
+  /**
+   * Reads the header; throws {@link UnsupportedPerfDataException} for what perf script must do,
+   * and its {@link DamagedHeaderException} when a size, offset or count does not fit the file.
+   */
   static PerfDataFile open(Path path) throws IOException {
     PerfDataFile file = new PerfDataFile(path);
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      file.readHeader(ch);
-    } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+      file.readHeader(new CheckedFile(ch));
+    } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException
+        | IllegalArgumentException e) {
+      // every size is checked before use: this is a field inside a section that is wrong
       throw new UnsupportedPerfDataException("its header is damaged or of an unknown layout ("
           + e + ")");
     }
     return file;
   }
 
-  private void readHeader(FileChannel ch) throws IOException {
-    if (ch.size() < PIPE_HEADER_BYTES) {
+  private void readHeader(CheckedFile f) throws IOException {
+    if (f.size < PIPE_HEADER_BYTES) {
       throw new UnsupportedPerfDataException("it is too short for a perf.data header");
     }
-    ByteBuffer h = read(ch, 0, PIPE_HEADER_BYTES);
+    ByteBuffer h = f.section(0, PIPE_HEADER_BYTES, 0, "the file header");
     long magic = h.getLong(0);
     if (magic == Long.reverseBytes(MAGIC)) {
       throw new UnsupportedPerfDataException("it was recorded big-endian");
@@ -80,32 +88,55 @@ final class PerfDataFile {
     if (h.getLong(8) == PIPE_HEADER_BYTES) {
       throw new UnsupportedPerfDataException("it was written in pipe mode (perf record -o -)");
     }
-    h = read(ch, 0, FILE_HEADER_BYTES);
+    long headerSize = h.getLong(8);
+    if (headerSize != FILE_HEADER_BYTES && headerSize != FEATURE_BITS_AT) {
+      throw new DamagedHeaderException(8, "header size " + Long.toUnsignedString(headerSize)
+          + " (perf writes " + FILE_HEADER_BYTES + ")");
+    }
+    if (f.size < headerSize) {
+      throw new DamagedHeaderException(0, "the file (" + f.size + " bytes) is shorter than"
+          + " its header");
+    }
+    h = f.section(0, headerSize, 8, "the file header");
     long attrSize = h.getLong(16);
     long attrsOffset = h.getLong(24);
     long attrsSize = h.getLong(32);
     dataOffset = h.getLong(40);
     dataSize = h.getLong(48);
-    if (dataSize == 0) {
-      dataSize = ch.size() - dataOffset; // perf was killed before it wrote the header
+    if (dataSize == 0) { // perf was killed before it wrote the header
+      CheckedFile.checkInside(dataOffset, 0, 0, f.size, 40, "the data section");
+      dataSize = f.size - dataOffset;
     }
-    long[] features = {h.getLong(72), h.getLong(80), h.getLong(88), h.getLong(96)};
-    readAttrs(ch, attrSize, attrsOffset, attrsSize);
-    readFeatures(ch, features);
+    CheckedFile.checkInside(dataOffset, dataSize, 0, f.size, 40, "the data section");
+    readAttrs(f, attrSize, attrsOffset, attrsSize);
+    if (headerSize == FILE_HEADER_BYTES) {
+      readFeatures(f, new long[] {h.getLong(72), h.getLong(80), h.getLong(88), h.getLong(96)});
+    }
     if (attrs.isEmpty()) {
       throw new UnsupportedPerfDataException("it has no events");
     }
   }
 
-  private void readAttrs(FileChannel ch, long attrSize, long offset, long size) throws IOException {
-    ByteBuffer b = read(ch, offset, Math.toIntExact(size));
-    int entry = Math.toIntExact(attrSize);
-    for (int at = 0; at + entry <= size; at += entry) {
+  private void readAttrs(CheckedFile f, long attrSize, long offset, long size)
+      throws IOException {
+    // perf refuses attr_size 0 (it divides by it); an entry holds a perf_event_attr of at
+    // least its first published size, then the {offset, size} of its ids.
+    if (attrSize < MIN_ATTR_ENTRY_BYTES || attrSize > CheckedFile.MAX_SECTION_BYTES) {
+      throw new DamagedHeaderException(16, "attr_size " + Long.toUnsignedString(attrSize)
+          + " (an event's entry takes at least " + MIN_ATTR_ENTRY_BYTES + " bytes)");
+    }
+    ByteBuffer b = f.section(offset, size, 24, "the attrs section");
+    if (size % attrSize != 0) {
+      throw new DamagedHeaderException(32, "the attrs section's " + size + " bytes are no"
+          + " whole number of " + attrSize + "-byte entries (attr_size)");
+    }
+    int entry = (int) attrSize;
+    for (int at = 0; at < size; at += entry) {
       EventAttr attr = attrAt(b, at, "");
       long idsOffset = b.getLong(at + entry - 16);
       long idsSize = b.getLong(at + entry - 8);
       attrs.add(attr);
-      ByteBuffer ids = read(ch, idsOffset, Math.toIntExact(idsSize));
+      ByteBuffer ids = f.section(idsOffset, idsSize, offset + at + entry - 16, "an event's ids");
       for (int i = 0; i + 8 <= idsSize; i += 8) {
         attrById.put(ids.getLong(i), attr);
       }
@@ -117,7 +148,7 @@ final class PerfDataFile {
         b.getLong(at + 24), b.getLong(at + 32), b.getLong(at + 40), name);
   }
 
-  private void readFeatures(FileChannel ch, long[] bits) throws IOException {
+  private void readFeatures(CheckedFile f, long[] bits) throws IOException {
     // The feature sections' index follows the data: one {offset, size} per feature bit set.
     List<Integer> present = new ArrayList<>();
     for (int bit = 0; bit < FEATURE_BITS; bit++) {
@@ -125,39 +156,59 @@ final class PerfDataFile {
         present.add(bit);
       }
     }
-    ByteBuffer index = read(ch, dataOffset + dataSize, present.size() * 16);
+    long indexAt = dataOffset + dataSize; // both checked: no overflow
+    ByteBuffer index = f.section(indexAt, present.size() * 16L, 48, "the feature index");
     for (int i = 0; i < present.size(); i++) {
       int feature = present.get(i);
       long offset = index.getLong(i * 16);
-      int size = Math.toIntExact(index.getLong(i * 16 + 8));
-      switch (feature) {
-        case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(read(ch, offset, size));
-        case FEAT_BUILD_ID -> readBuildIds(read(ch, offset, size));
-        case FEAT_HOSTNAME -> hostName = perfString(read(ch, offset, size));
-        case FEAT_NRCPUS -> cpus = read(ch, offset, size).getInt(0);
-        // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
-        case FEAT_CLOCK_DATA -> wallClockNs = size >= 16 ? read(ch, offset, size).getLong(8) : 0;
-        case FEAT_EVENT_DESC -> readEventNames(read(ch, offset, size));
-        case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
-        case FEAT_COMPRESSED ->
-            throw new UnsupportedPerfDataException("its records are compressed (perf record -z)");
-        default -> { } // not needed to decode the records loadprof uses
+      long size = index.getLong(i * 16 + 8);
+      long fieldAt = indexAt + i * 16L;
+      try {
+        readFeature(f, feature, offset, size, fieldAt);
+      } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException
+          | IllegalArgumentException e) {
+        throw new DamagedHeaderException(offset, "feature section " + feature + " does not"
+            + " hold its own fields (" + e.getClass().getSimpleName() + ")");
       }
     }
   }
 
+  private void readFeature(CheckedFile f, int feature, long offset, long size, long fieldAt)
+      throws IOException {
+    switch (feature) {
+      case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
+      case FEAT_COMPRESSED ->
+          throw new UnsupportedPerfDataException("its records are compressed (perf record -z)");
+      case FEAT_TRACING_DATA, FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_NRCPUS, FEAT_CLOCK_DATA,
+          FEAT_EVENT_DESC -> {
+        ByteBuffer b = f.section(offset, size, fieldAt, "feature section " + feature);
+        switch (feature) {
+          case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
+          case FEAT_BUILD_ID -> readBuildIds(b);
+          case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, offset, "the host name");
+          case FEAT_NRCPUS -> cpus = b.getInt(0);
+          // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
+          case FEAT_CLOCK_DATA -> wallClockNs = size >= 16 ? b.getLong(8) : 0;
+          default -> readEventNames(b, offset);
+        }
+      }
+      default -> { } // not needed to decode the records loadprof uses
+    }
+  }
+
   /** EVENT_DESC: each event's attr, ids and name; the names perf script prints. */
-  private void readEventNames(ByteBuffer b) {
-    int events = b.getInt();
-    int attrSize = b.getInt();
+  private void readEventNames(ByteBuffer b, long sectionAt) throws DamagedHeaderException {
+    int events = CheckedFile.count(b, Integer.toUnsignedLong(b.getInt()), 8, sectionAt,
+        "number of events");
+    long attrSize = Integer.toUnsignedLong(b.getInt());
     for (int e = 0; e < events; e++) {
-      int at = b.position();
-      b.position(at + attrSize);
+      CheckedFile.skip(b, attrSize, sectionAt, "an event's attr size");
       int ids = b.getInt();
-      String name = perfString(b);
+      String name = CheckedFile.string(b, sectionAt, "an event's name");
       if (e < attrs.size()) {
         attrs.set(e, attrs.get(e).named(name)); // in the order of the attrs section
       }
+      ids = CheckedFile.count(b, Integer.toUnsignedLong(ids), 8, sectionAt, "number of ids");
       for (int i = 0; i < ids; i++) {
         long id = b.getLong();
         EventAttr attr = attrById.get(id);
@@ -190,28 +241,5 @@ final class PerfDataFile {
       buildIds.putIfAbsent(new String(name, StandardCharsets.UTF_8), id);
       b.position(start + size);
     }
-  }
-
-  /** perf's header string: a u32 length, then that many bytes, NUL-padded. */
-  private static String perfString(ByteBuffer b) {
-    int length = b.getInt();
-    byte[] bytes = new byte[length];
-    b.get(bytes);
-    int end = 0;
-    while (end < length && bytes[end] != 0) {
-      end++;
-    }
-    return new String(bytes, 0, end, StandardCharsets.UTF_8);
-  }
-
-  private static ByteBuffer read(FileChannel ch, long offset, int size) throws IOException {
-    ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-    while (b.hasRemaining()) {
-      if (ch.read(b, offset + b.position()) < 0) {
-        throw new UnsupportedPerfDataException("it ends inside its header (" + size
-            + " bytes at offset " + offset + ")");
-      }
-    }
-    return b.flip();
   }
 }

@@ -60,8 +60,7 @@ final class TracepointFormats {
       String system = cString(b);
       int files = b.getInt();
       for (int f = 0; f < files; f++) {
-        long size = b.getLong();
-        byte[] text = new byte[Math.toIntExact(size)];
+        byte[] text = new byte[fitting(b, b.getLong())];
         b.get(text);
         formats.add(system, new String(text, StandardCharsets.UTF_8));
       }
@@ -128,7 +127,16 @@ final class TracepointFormats {
   }
 
   private static void skip(ByteBuffer b, long n) {
-    b.position(Math.toIntExact(b.position() + n));
+    b.position(b.position() + fitting(b, n));
+  }
+
+  /** A size read from the section, checked to fit in what is left of it before it is used. */
+  private static int fitting(ByteBuffer b, long size) {
+    if (size < 0 || size > b.remaining()) {
+      throw new IllegalArgumentException("a size of " + Long.toUnsignedString(size)
+          + " in the tracing data, with " + b.remaining() + " bytes left");
+    }
+    return (int) size;
   }
 
   private static String cString(ByteBuffer b) {

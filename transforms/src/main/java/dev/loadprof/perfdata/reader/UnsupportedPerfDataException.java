@@ -7,7 +7,7 @@ import java.io.IOException;
  * records, ...), found before any event was sent: the caller decodes it with perf script instead.
  * The message says why, for the console.
  */
-public final class UnsupportedPerfDataException extends IOException {
+public class UnsupportedPerfDataException extends IOException {
   public UnsupportedPerfDataException(String why) {
     super(why);
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.loadprof.model.TraceHealth;
 import dev.loadprof.parse.PerfScriptParser;
 import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.symbols.SymbolSources;
@@ -84,7 +85,7 @@ class ShippedPerfDataTest {
   }
 
   @Test
-  void aFileCutShortKeepsWhatCameBeforeAndSaysWhere() throws Exception {
+  void aDamagedRecordIsMeasuredAndReadingGoesOnAfterIt() throws Exception {
     Path whole = shipped();
     byte[] bytes = Files.readAllBytes(whole);
     ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -92,16 +93,30 @@ class ShippedPerfDataTest {
     long dataSize = header.getLong(48);
     // Damage a record's size in the middle of the data: a size below the record header's.
     int middle = (int) findRecordNear(bytes, dataOffset, dataOffset + dataSize / 2);
+    int size = Short.toUnsignedInt(header.getShort(middle + 6));
     bytes[middle + 6] = 3;
     bytes[middle + 7] = 0;
     Path damaged = dir.resolve("damaged.data");
     Files.write(damaged, bytes);
     SinkLog log = new SinkLog();
-    NativePerfDataReader.open(damaged, nowhere()).read(log);
-    String last = log.calls.get(log.calls.size() - 1);
-    assertTrue(last.startsWith("malformed ") && last.contains("record of size 3 at byte " + middle)
-        && last.contains("damaged"), last);
-    assertTrue(log.counts.getOrDefault("sample", 0) > 0);
+    NativePerfDataReader reader = NativePerfDataReader.open(damaged, nowhere());
+    reader.read(log);
+    List<String> reports = log.calls.stream().filter(c -> c.startsWith("malformed ")).toList();
+    assertEquals(1, reports.size(), reports.toString());
+    assertTrue(reports.get(0).contains("record at byte " + middle + ": record of size 3: "
+        + size + " bytes up to byte " + (middle + size)) && reports.get(0).contains("damaged"),
+        reports.get(0));
+    // The records after the damaged one are read: the last event is the file's last.
+    SinkLog intact = new SinkLog();
+    NativePerfDataReader.open(whole, nowhere()).read(intact);
+    assertEquals(intact.calls.get(intact.calls.size() - 1), log.calls.get(log.calls.size() - 1));
+    dev.loadprof.model.RunInfo run = new dev.loadprof.model.RunInfo();
+    reader.describeRun(run);
+    assertEquals(size, run.health.get(TraceHealth.PERF_DATA_UNREAD_BYTES));
+    assertEquals(1, run.health.get(TraceHealth.PERF_DATA_UNREAD_RECORDS));
+    assertEquals(middle, run.health.get(TraceHealth.PERF_DATA_FIRST_UNREAD_BYTE));
+    assertEquals(dataSize, run.health.get(TraceHealth.PERF_DATA_BYTES));
+    assertTrue(run.health.get(TraceHealth.PERF_DATA_RECORDS_AFTER_DAMAGE) > 10);
   }
 
   @Test
@@ -125,7 +140,7 @@ class ShippedPerfDataTest {
     int damagedAt = at;
     // Reported as a malformed record at its offset (counted), and the reading goes on.
     assertTrue(log.calls.stream().anyMatch(c -> c.startsWith("malformed ")
-        && c.contains("sample at byte " + damagedAt + ": ")),
+        && c.contains("record at byte " + damagedAt + ": ")),
         String.join("\n", log.calls));
     assertTrue(log.calls.get(log.calls.size() - 1).startsWith("exit "));
   }
