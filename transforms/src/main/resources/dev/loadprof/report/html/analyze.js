@@ -146,9 +146,10 @@
   function timeAtLoad(p) {
     const total = p.time_at_load_ns.reduce((a, b) => a + b, 0) || 1;
     const rows = p.time_at_load_ns.map((ns, k) => [k, ns]).filter((r) => r[1] > 0);
+    const time = LP.durationScale(rows.map((r) => r[1])); // one unit for the column
     return LP.table([
       { label: 'load', get: (r) => r[0] },
-      { label: 'time', get: (r) => r[1], fmt: seconds },
+      { label: 'time', get: (r) => r[1], fmt: time },
       { label: '% of span', get: (r) => 100 * r[1] / total, fmt: (v) => pct(v) },
       { label: 'real-time histogram', get: (r) => (r[0] ? 100 * (p.realtime_histogram[r[0] - 1] || 0) : null),
         fmt: (v) => (v == null ? '-' : pct(v)), title: 'from samples, as the bars' },

@@ -93,7 +93,7 @@ const Flame = (() => {
     let query = '';
     let match = null;
     const status = el('span', { class: 'note', 'aria-live': 'polite' });
-    const search = el('input', { type: 'search', placeholder: 'search functions (regex)', 'aria-label': 'search functions',
+    const search = el('input', { type: 'search', placeholder: 'search (regex)', 'aria-label': 'search functions',
       oninput: () => { query = search.value; match = matcher(query); draw(); } });
     const group = 'flame-width-' + Math.random().toString(36).slice(2);
     const radios = spec.modes.map((m) => {
