@@ -119,7 +119,7 @@ class ManyRunsReportsTest {
     assertEquals(4000, half.onCpuNs());
     assertThat(half.fraction(), closeTo(0.5, 1e-12));
     assertThat(half.amdahlLimit(), closeTo(2, 1e-12));
-    assertEquals("0.5000", half.fractionText());
+    assertEquals("50.00%", half.fractionText());
     assertEquals("2.00x", half.limitText());
 
     SerialFraction none = SerialFraction.of(new long[] {0, 0, 5000});
