@@ -221,32 +221,29 @@ final class PerfDataFile {
 
   private void readFeature(CheckedFile f, int feature, long offset, long size, long fieldAt)
       throws IOException {
-    if (feature == FEAT_TRACING_DATA || feature == FEAT_BUILD_ID || feature == FEAT_HOSTNAME
-        || feature == FEAT_NRCPUS || feature == FEAT_CLOCK_DATA || feature == FEAT_EVENT_DESC
-        || feature == FEAT_COMPRESSED || feature == FEAT_AUXTRACE) {
-      readFeature(feature, f.section(offset, size, fieldAt, "feature section " + feature),
-          offset);
+    switch (feature) {
+      case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
+      case FEAT_TRACING_DATA, FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_NRCPUS, FEAT_CLOCK_DATA,
+          FEAT_EVENT_DESC, FEAT_COMPRESSED ->
+          readFeature(feature, f.section(offset, size, fieldAt, "feature section " + feature),
+              offset);
+      default -> { } // not needed to decode the records loadprof uses
     }
   }
 
   /**
-   * One feature section's bytes: from the file's feature index, or from a pipe's
-   * HEADER_FEATURE record (the same layout).
+   * One feature section's bytes, which start at byte {@code sectionAt}: from the file's feature
+   * index, or from a pipe's HEADER_FEATURE record (the same layout).
    */
-  void readFeature(int feature, ByteBuffer b) throws IOException {
-    readFeature(feature, b, 0);
-  }
-
-  /** {@link #readFeature(int, ByteBuffer)}, the section at byte {@code at} of the file. */
-  private void readFeature(int feature, ByteBuffer b, long at) throws IOException {
+  void readFeature(int feature, ByteBuffer b, long sectionAt) throws IOException {
     switch (feature) {
       case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
       case FEAT_BUILD_ID -> readBuildIds(b);
-      case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, at, "the host name");
+      case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, sectionAt, "the host name");
       case FEAT_NRCPUS -> cpus = b.getInt(0);
       // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
       case FEAT_CLOCK_DATA -> wallClockNs = b.remaining() >= 16 ? b.getLong(8) : 0;
-      case FEAT_EVENT_DESC -> readEventNames(b, at);
+      case FEAT_EVENT_DESC -> readEventNames(b, sectionAt);
       case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
       case FEAT_COMPRESSED -> CompressedRecords.checkMethod(b);
       default -> { } // not needed to decode the records loadprof uses

@@ -46,6 +46,8 @@ final class PipeRecords implements RecordSource {
   private byte[] pending;
   /** True once a record that is not a header record was read: events may not change after. */
   private boolean started;
+  /** Offset of the first record that is not a header record. */
+  private long recordsFrom;
 
   private PipeRecords(InputStream in, PerfDataFile file, long position) {
     this.in = in instanceof BufferedInputStream ? in : new BufferedInputStream(in, 1 << 16);
@@ -91,6 +93,7 @@ final class PipeRecords implements RecordSource {
     }
     PipeRecords records = new PipeRecords(in, file, offset);
     records.started = true;
+    records.recordsFrom = offset;
     return records;
   }
 
@@ -132,6 +135,9 @@ final class PipeRecords implements RecordSource {
 
   @Override
   public byte[] next() throws IOException {
+    if (!started) {
+      recordsFrom = dataStart();
+    }
     started = true;
     if (pending != null) {
       byte[] record = pending;
@@ -172,7 +178,8 @@ final class PipeRecords implements RecordSource {
         check(record.length >= 16, "a feature record of " + record.length + " bytes");
         long feature = b.getLong(8);
         if (feature >= 0 && feature < 256) {
-          file.readFeature((int) feature, b.position(16).slice().order(ByteOrder.LITTLE_ENDIAN));
+          file.readFeature((int) feature, b.position(16).slice().order(ByteOrder.LITTLE_ENDIAN),
+              recordOffset + 16);
         }
       }
       case HEADER_EVENT_TYPE, FINISHED_INIT -> { } // names come with EVENT_DESC
@@ -234,24 +241,46 @@ final class PipeRecords implements RecordSource {
     int n = in.readNBytes(header, 0, header.length);
     recordOffset = position;
     if (n == 0) {
+      file.dataSize = position - recordsFrom;
       return null;
     }
     position += n;
     if (n < header.length) {
-      throw new IOException("the data ends inside the record at byte " + recordOffset);
+      throw damagedRecord("the data ends inside a record header");
     }
     int size = (header[6] & 0xff) | (header[7] & 0xff) << 8;
     if (size < header.length) {
-      throw new IOException("record of size " + size + " at byte " + recordOffset);
+      throw damagedRecord("record of size " + size);
     }
     byte[] record = new byte[size];
     System.arraycopy(header, 0, record, 0, header.length);
     int rest = in.readNBytes(record, header.length, size - header.length);
     position += rest;
     if (rest < size - header.length) {
-      throw new IOException("the data ends inside the record at byte " + recordOffset);
+      throw damagedRecord("the data ends inside the record");
     }
     return record;
+  }
+
+  /**
+   * Damage before the first event: the native reader cannot start; after it, the read goes on
+   * from {@link #resync}.
+   */
+  private IOException damagedRecord(String why) {
+    return started ? new RecordStream.DamagedRecordException(recordOffset, why)
+        : new UnsupportedPerfDataException("its header records are damaged: " + why + " at byte "
+            + recordOffset);
+  }
+
+  /**
+   * A stream is not read twice, so no later place can be tried: the rest of it is read and
+   * dropped (its writer is not cut off), and counted as unread.
+   */
+  @Override
+  public long resync(long damagedAt) throws IOException {
+    position += in.transferTo(java.io.OutputStream.nullOutputStream());
+    file.dataSize = position - recordsFrom;
+    return position;
   }
 
   private static int type(byte[] record) {
