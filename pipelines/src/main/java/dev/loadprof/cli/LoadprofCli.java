@@ -47,6 +47,7 @@ public final class LoadprofCli {
       CompilerDirectives.addInBackground();
       int code = run(args, System.out, System.err);
       RunnerThreads.awaitEnd(RunnerThreads.MOST);
+      PipedStdin.drainIfAnInput(args, System.err);
       System.exit(ThreadFailures.afterJob(code, System.err));
     } catch (OutOfMemoryError e) {
       System.err.write(OUT_OF_MEMORY, 0, OUT_OF_MEMORY.length);

@@ -17,6 +17,7 @@ import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
 import dev.loadprof.perfdata.reader.NativePerfDataReader;
 import dev.loadprof.perfdata.reader.PerfDataReading;
+import dev.loadprof.perfdata.reader.UndatedLosses;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
@@ -174,6 +175,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         logWarnings, blocks, windowsComplete);
   }
 
+  /** The run of a trace that could not be read at all ({@link TraceRuns#unreadableRun}). */
+  public RunInfo unreadableRun(String path, String why) {
+    return (traceRuns != null ? traceRuns : TraceRuns.named(List.of())).unreadableRun(path, why);
+  }
+
   /**
    * The run id of a trace file on its own ({@link RunIds#of(String)}); in a job of several
    * traces, {@link TraceRuns} makes each unique.
@@ -224,6 +230,14 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
         String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
         LongConsumer windowsComplete) throws IOException {
+      return read(path, runId, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
+          blocks, windowsComplete, SymbolSources.live());
+    }
+
+    /** {@link #read} with the frames symbolized from {@code symbols} (tests: none). */
+    static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
+        String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
+        LongConsumer windowsComplete, SymbolSources symbols) throws IOException {
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> {
@@ -240,17 +254,21 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
           builder.decodedFromPerfData();
           NativePerfDataReader reader =
-              NativePerfDataReader.open(Path.of(path), SymbolSources.live());
+              NativePerfDataReader.open(Path.of(path), symbols);
           reader.read(builder);
           buildIds = reader.buildIds();
           nativeReader = reader;
         } else if (pieces.get(0).isPerfData()) {
           builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
+          builder.lost(0, UndatedLosses.of(Path.of(path))); // perf script never prints them
           buildIds = BuildIds.read(Path.of(path));
           capturedOn = NativePerfDataReader.capturedOn(Path.of(path));
         } else {
-          readText(path, parser, builder);
+          nativeReader = readText(path, parser, builder);
+          if (nativeReader != null) {
+            buildIds = nativeReader.buildIds();
+          }
         }
       } catch (EOFException | ZipException e) {
         // A cut or damaged .gz: keep what was read, and say loudly where the input ended.
@@ -315,9 +333,13 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
     }
 
-    /** Reads a text trace (plain or compressed) from a file, stdin or a pipe. */
-    private static void readText(String path, ParallelTextParser parser, BlockBuilder builder)
-        throws IOException {
+    /**
+     * Reads a text trace (plain or compressed) from a file, stdin or a pipe; or a pipe-mode
+     * perf.data stream there ({@code perf record -o - | loadprof analyze -}), with the native
+     * reader, returned for the run's description (null for text).
+     */
+    private static NativePerfDataReader readText(String path, ParallelTextParser parser,
+        BlockBuilder builder) throws IOException {
       boolean stream = TraceFiles.isStream(path);
       InputStream raw;
       long size = 0;
@@ -336,11 +358,17 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           InputStream text = TraceFiles.counting(TraceFiles.open(counted),
               JobProgress::advanceText)) {
         if (TraceFiles.isPerfData(text)) {
-          builder.malformed(1, "this is perf.data, and perf script can decode it only from a"
-              + " local file: give its local path (not a pipe or a remote path)", "PERFILE2");
-          return;
+          builder.decodedFromPerfData();
+          return PerfDataStreams.read(path, text, builder);
         }
         parser.read(text, path, builder);
+        return null;
+      } finally {
+        if (stream) {
+          // A writer still writing (perf record -o -) must not be killed by SIGPIPE when the
+          // read stopped early: refused, damaged or failed, the rest is read and dropped.
+          PerfDataStreams.drain(raw);
+        }
       }
     }
 

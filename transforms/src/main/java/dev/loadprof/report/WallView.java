@@ -2,9 +2,13 @@ package dev.loadprof.report;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.ProcessKey;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.ThreadState;
+import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.StackWeight;
+import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import dev.loadprof.wall.ThreadStates;
 import dev.loadprof.wall.WaitFilter;
@@ -80,7 +84,7 @@ public final class WallView {
     return off;
   }
 
-  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40, disk 0.20", or null. */
+  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40 s, disk 0.20 s", or null. */
   static String wallLine(ProcessLoad p) {
     ThreadStateSummary s = p.threadStates;
     if (s == null) {
@@ -94,7 +98,7 @@ public final class WallView {
     String sep = ": ";
     for (ThreadState st : order) {
       if (byState[st.ordinal()] >= 5e6) {
-        line.append(sep).append(st.label).append(Text.f(" %.2f", byState[st.ordinal()] / 1e9));
+        line.append(sep).append(st.label).append(Text.f(" %.2f s", byState[st.ordinal()] / 1e9));
         sep = ", ";
       }
     }
@@ -126,6 +130,47 @@ public final class WallView {
   }
 
   /**
+   * report.html's name of each thread lane: the main thread by its process's name, the others by
+   * tid (perf's per-thread names are not kept past the reader), each with its top function: the
+   * leaf of its most real time on CPU, else where it waited longest ("tid 10525 · worker_loop").
+   */
+  static Map<Integer, String> laneNames(Analysis a, ProcessLoad p) {
+    Map<Integer, Map<String, Long>> onCpu = new TreeMap<>();
+    for (StackWeight s : a.threadStacks()) {
+      if (s.pid() == p.pid && s.runId().equals(p.runId) && s.stack().length > 0) {
+        onCpu.computeIfAbsent(s.tid(), t -> new TreeMap<>())
+            .merge(s.stack()[0].symbol(), s.wallNs(), Long::sum);
+      }
+    }
+    Map<Integer, Map<String, Double>> waited = new TreeMap<>();
+    if (p.threadStates != null) {
+      p.threadStates.waits.forEach((w, ns) -> waited.computeIfAbsent(w.tid(),
+          t -> new TreeMap<>()).merge(where(w.stack().frames()), ns, Double::sum));
+    }
+    Map<Integer, String> names = new TreeMap<>();
+    for (int tid : p.stateTimeline == null ? List.<Integer>of()
+        : p.stateTimeline.lanes.stream().map(StateTimeline.Lane::tid).toList()) {
+      String thread = tid == ProcessKey.pid(p.pid)
+          ? Printable.escape(a.comm(p.runId, p.pid)) + " (main)" : "tid " + tid;
+      String top = onCpu.containsKey(tid) ? top(onCpu.get(tid))
+          : waited.containsKey(tid) ? top(waited.get(tid)) : null;
+      names.put(tid, top == null ? thread : thread + " · " + Printable.escape(top));
+    }
+    return names;
+  }
+
+  /** The key of the largest value, the first by name of equals. */
+  private static <N extends Number> String top(Map<String, N> byName) {
+    String best = null;
+    for (Map.Entry<String, N> e : byName.entrySet()) {
+      if (best == null || e.getValue().doubleValue() > byName.get(best).doubleValue()) {
+        best = e.getKey();
+      }
+    }
+    return best;
+  }
+
+  /**
    * Where a thread waits: its innermost frame in the program (outside the kernel and the C
    * library, which only pass the wait on), else outside the kernel, else the leaf.
    */
@@ -135,7 +180,7 @@ public final class WallView {
     }
     Frame outsideKernel = null;
     for (Frame f : stack) {
-      if (FoldedReport.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
+      if (FoldedFrames.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
         continue;
       }
       if (!isSystemLibrary(f.dso())) {

@@ -20,8 +20,9 @@ final class SampleDecoder {
   private static final int MISC_KERNEL = 1;
   // Callchain context markers: entries at or above PERF_CONTEXT_MAX (-4095) switch the mode.
   private static final long CONTEXT_MAX = -4095L;
+  private static final long CONTEXT_HV = -32L;
   private static final long CONTEXT_KERNEL = -128L;
-  private static final long CONTEXT_GUEST_KERNEL = -2176L;
+  private static final long CONTEXT_USER = -512L;
   /** perf script prints at most this many frames (kernel.perf_event_max_stack's default). */
   static final int MAX_STACK = 127;
 
@@ -104,28 +105,40 @@ final class SampleDecoder {
   private Frame[] stack(ByteBuffer b, int misc, Symbolizer.View maps) {
     RecordFields f = fields;
     if (!f.attr.has(EventAttr.SAMPLE_CALLCHAIN)) {
-      if (!f.attr.has(EventAttr.SAMPLE_IP)) {
-        return NO_FRAMES;
-      }
-      boolean kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-      return new Frame[] {cache.frame(maps, f.ip, kernel)};
+      return sampledFrame(misc, maps);
     }
     int n = 0;
     boolean kernel = false;
     for (int i = 0; i < f.callchainLength && n < MAX_STACK; i++) {
       long ip = b.getLong(f.callchainAt + i * 8);
       if (Long.compareUnsigned(ip, CONTEXT_MAX) >= 0) {
-        kernel = ip == CONTEXT_KERNEL || ip == CONTEXT_GUEST_KERNEL;
+        if (ip != CONTEXT_HV && ip != CONTEXT_KERNEL && ip != CONTEXT_USER) {
+          // perf takes any other marker (a JIT's -1 in a user stack) for a corrupted chain and
+          // prints none of it; so does perf script, whose text the native reader matches.
+          return NO_FRAMES;
+        }
+        kernel = ip == CONTEXT_KERNEL;
         continue;
       }
       frames[n++] = cache.frame(maps, ip, kernel);
     }
     if (n == 0) {
-      return NO_FRAMES;
+      // A user-mode sample whose callchain left user space out (perf record --kernel-callchains):
+      // its own function still counts, as perf report shows it.
+      return sampledFrame(misc, maps);
     }
     Frame[] stack = new Frame[n];
     System.arraycopy(frames, 0, stack, 0, n);
     return stack;
+  }
+
+  /** The one frame of the sampled instruction (no callchain), or none without an ip. */
+  private Frame[] sampledFrame(int misc, Symbolizer.View maps) {
+    if (!fields.attr.has(EventAttr.SAMPLE_IP)) {
+      return NO_FRAMES;
+    }
+    boolean kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
+    return new Frame[] {cache.frame(maps, fields.ip, kernel)};
   }
 
   static int id(int v) {
