@@ -322,7 +322,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         for (PieceTask piece : pieces) {
           size += Path.of(piece.decodedFile()).toFile().length();
         }
-        try (InputStream text = new TextCount(new ProgressStream(slices, path, size))) {
+        try (InputStream text = TraceFiles.counting(
+            new ProgressStream(slices, path, size), JobProgress::advanceText)) {
           parser.read(text, path, builder);
         }
         return;
@@ -354,7 +355,8 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         throw LocalInputs.unreadable(path, e); // a file this user may not read: bad input
       }
       try (ProgressStream counted = new ProgressStream(raw, path, size);
-          InputStream text = new TextCount(TraceFiles.open(counted))) {
+          InputStream text = TraceFiles.counting(TraceFiles.open(counted),
+              JobProgress::advanceText)) {
         if (TraceFiles.isPerfData(text)) {
           builder.decodedFromPerfData();
           return PerfDataStreams.read(path, text, builder);
@@ -367,31 +369,6 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           // read stopped early: refused, damaged or failed, the rest is read and dropped.
           PerfDataStreams.drain(raw);
         }
-      }
-    }
-
-    /** Counts the bytes of text read, decompressed: the reading's figure on the console. */
-    private static final class TextCount extends FilterInputStream {
-      TextCount(InputStream in) {
-        super(in);
-      }
-
-      @Override
-      public int read() throws IOException {
-        int b = super.read();
-        if (b >= 0) {
-          JobProgress.advanceText(1);
-        }
-        return b;
-      }
-
-      @Override
-      public int read(byte[] buf, int off, int len) throws IOException {
-        int n = super.read(buf, off, len);
-        if (n > 0) {
-          JobProgress.advanceText(n);
-        }
-        return n;
       }
     }
 

@@ -1,6 +1,7 @@
 package dev.loadprof.parse;
 
 import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 import org.apache.commons.compress.compressors.CompressorException;
 import org.apache.commons.compress.compressors.CompressorStreamFactory;
 
@@ -38,7 +40,7 @@ public final class TraceFiles {
   public static InputStream open(InputStream in) throws IOException {
     BufferedInputStream buffered =
         in instanceof BufferedInputStream b ? b : new BufferedInputStream(in, BUFFER_BYTES);
-    if (in instanceof Text) {
+    if (in instanceof Text || in instanceof Counted) { // opened already
       return in;
     }
     if (isGzip(buffered)) {
@@ -74,7 +76,48 @@ public final class TraceFiles {
    * data), with the byte offset; null if it ended cleanly or is not such a stream.
    */
   public static String damage(InputStream opened) {
+    if (opened instanceof Counted c) {
+      return damage(c.opened);
+    }
     return opened instanceof Text t && t.gzip != null ? t.gzip.damage() : null;
+  }
+
+  /**
+   * {@code opened} (from {@link #open}) telling {@code bytesRead} how many bytes of text each
+   * read returned (the console's progress counts text, not compressed bytes); how the input
+   * ended is still known ({@link #damage}).
+   */
+  public static InputStream counting(InputStream opened, LongConsumer bytesRead) {
+    return new Counted(opened, bytesRead);
+  }
+
+  private static final class Counted extends FilterInputStream {
+    private final InputStream opened;
+    private final LongConsumer bytesRead;
+
+    Counted(InputStream opened, LongConsumer bytesRead) {
+      super(opened);
+      this.opened = opened;
+      this.bytesRead = bytesRead;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        bytesRead.accept(1);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) throws IOException {
+      int n = super.read(buf, off, len);
+      if (n > 0) {
+        bytesRead.accept(n);
+      }
+      return n;
+    }
   }
 
   /** The uncompressed text of a trace, which knows how its input ended. */
