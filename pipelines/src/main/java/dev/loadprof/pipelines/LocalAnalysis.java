@@ -7,6 +7,7 @@ import dev.loadprof.beam.TraceRuns;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.SampleSelection;
+import dev.loadprof.model.BadInput;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.progress.JobProgress;
 import dev.loadprof.report.Analysis;
@@ -101,18 +102,59 @@ public final class LocalAnalysis {
         (none, open) -> writer.writeKept(kept, filters, open));
   }
 
+  /**
+   * Every input of a job of several is damaged: nothing is written, and each is named on a line
+   * of its own, as when every input is refused before the job (cli.EarlyRejection).
+   */
+  static final class DamagedInputs extends IOException implements BadInput {
+    DamagedInputs(List<String> why, Throwable first) {
+      super(String.join(System.lineSeparator() + "loadprof: ", why) + System.lineSeparator()
+          + "loadprof: " + why.size() + " of " + why.size() + " traces could not be analyzed"
+          + " (reasons above); no outputs were written", first);
+    }
+  }
+
+  /** The {@link BadInput} in {@code e}'s chain of causes (bad input, not a failed job), or null. */
+  private static BadInput badInput(Throwable e) {
+    for (int depth = 0; e != null && depth < 50; e = e.getCause(), depth++) {
+      if (e instanceof BadInput bad) {
+        return bad;
+      }
+    }
+    return null;
+  }
+
   /** Reads every run, one after the other; {@code read} is told of each once it is read. */
   private static void readAll(List<String> traces, List<String> archives,
       AnalyzeSettings settings, WindowJoiner joiner, Map<String, RunInfo> runs,
       Consumer<RunInfo> read) throws IOException {
     ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
         .withRuns(TraceRuns.of(traces));
+    Exception firstDamage = null;
+    List<String> damaged = new ArrayList<>();
     for (String path : traces) { // one after the other; each one's text is parsed on all cores
       WindowJoiner.Trace windows = joiner.trace();
-      RunInfo info = parse.readLocally(path, windows::add, windows::completeBefore);
+      RunInfo info;
+      try {
+        info = parse.readLocally(path, windows::add, windows::completeBefore);
+        windows.finish(info);
+      } catch (IOException | RuntimeException e) {
+        BadInput bad = badInput(e);
+        if (bad == null || traces.size() + archives.size() == 1) {
+          throw e;
+        }
+        // One damaged input among several: the others are still analyzed and written, and this
+        // one is an unusable run that names it (the CLI lists it, exit 2). Its windows handed on
+        // before the damage belong to an unusable run, whose samples the reports leave out.
+        firstDamage = firstDamage != null ? firstDamage : e;
+        damaged.add(bad.getMessage());
+        info = parse.unreadableRun(path, bad.getMessage());
+      }
       runs.put(info.runId, info);
-      windows.finish(info);
       read.accept(info);
+    }
+    if (!damaged.isEmpty() && damaged.size() == traces.size() && archives.isEmpty()) {
+      throw new DamagedInputs(damaged, firstDamage); // nothing to write
     }
     for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
         RunSelection.parse(settings.nights(), settings.hosts()))) {

@@ -17,6 +17,7 @@ import dev.loadprof.perfdata.PieceTask;
 import dev.loadprof.perfdata.PieceTexts;
 import dev.loadprof.perfdata.reader.NativePerfDataReader;
 import dev.loadprof.perfdata.reader.PerfDataReading;
+import dev.loadprof.perfdata.reader.UndatedLosses;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.progress.JobProgress;
 import java.io.Reader;
@@ -174,6 +175,11 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         logWarnings, blocks, windowsComplete);
   }
 
+  /** The run of a trace that could not be read at all ({@link TraceRuns#unreadableRun}). */
+  public RunInfo unreadableRun(String path, String why) {
+    return (traceRuns != null ? traceRuns : TraceRuns.named(List.of())).unreadableRun(path, why);
+  }
+
   /**
    * The run id of a trace file on its own ({@link RunIds#of(String)}); in a job of several
    * traces, {@link TraceRuns} makes each unique.
@@ -255,6 +261,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         } else if (pieces.get(0).isPerfData()) {
           builder.decodedFromPerfData();
           readPieces(path, pieces, parser, builder);
+          builder.lost(0, UndatedLosses.of(Path.of(path))); // perf script never prints them
           buildIds = BuildIds.read(Path.of(path));
           capturedOn = NativePerfDataReader.capturedOn(Path.of(path));
         } else {
@@ -288,10 +295,12 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           LOG.warn(Printable.escape(warning));
         }
       }
-      LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
-          info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
-          info.health.get(TraceHealth.SWITCH_RECORDS),
-          info.health.get(TraceHealth.MALFORMED_LINES));
+      if (!JobProgress.isDrawnOnTerminal()) { // there the progress line says what is read
+        LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
+            info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
+            info.health.get(TraceHealth.SWITCH_RECORDS),
+            info.health.get(TraceHealth.MALFORMED_LINES));
+      }
       return info;
     }
 
@@ -313,7 +322,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         for (PieceTask piece : pieces) {
           size += Path.of(piece.decodedFile()).toFile().length();
         }
-        try (InputStream text = new ProgressStream(slices, path, size)) {
+        try (InputStream text = new TextCount(new ProgressStream(slices, path, size))) {
           parser.read(text, path, builder);
         }
         return;
@@ -345,7 +354,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         throw LocalInputs.unreadable(path, e); // a file this user may not read: bad input
       }
       try (ProgressStream counted = new ProgressStream(raw, path, size);
-          InputStream text = TraceFiles.open(counted)) {
+          InputStream text = new TextCount(TraceFiles.open(counted))) {
         if (TraceFiles.isPerfData(text)) {
           builder.decodedFromPerfData();
           return PerfDataStreams.read(path, text, builder);
@@ -358,6 +367,31 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           // read stopped early: refused, damaged or failed, the rest is read and dropped.
           PerfDataStreams.drain(raw);
         }
+      }
+    }
+
+    /** Counts the bytes of text read, decompressed: the reading's figure on the console. */
+    private static final class TextCount extends FilterInputStream {
+      TextCount(InputStream in) {
+        super(in);
+      }
+
+      @Override
+      public int read() throws IOException {
+        int b = super.read();
+        if (b >= 0) {
+          JobProgress.advanceText(1);
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] buf, int off, int len) throws IOException {
+        int n = super.read(buf, off, len);
+        if (n > 0) {
+          JobProgress.advanceText(n);
+        }
+        return n;
       }
     }
 

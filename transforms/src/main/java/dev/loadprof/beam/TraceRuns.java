@@ -1,6 +1,7 @@
 package dev.loadprof.beam;
 
 import dev.loadprof.archive.NightRule;
+import dev.loadprof.block.UnusablePolicy;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.parse.RunIds;
 import dev.loadprof.parse.TraceFiles;
@@ -139,6 +140,21 @@ public final class TraceRuns implements Serializable {
     run.runId = same.runId();
     run.source = path;
     run.warnings.add(same.line());
+    NightRule.decide(run, 0, NightRule.today());
+    return run;
+  }
+
+  /**
+   * The run of a trace that could not be read at all (a damaged perf.data among several inputs):
+   * no events, and unusable for {@code why}, the one line that names the file, so the job's
+   * other runs are still analyzed and the CLI lists it among the traces not analyzed (exit 2).
+   */
+  public RunInfo unreadableRun(String path, String why) {
+    RunInfo run = new RunInfo();
+    run.runId = runId(path);
+    run.source = path;
+    run.unusableReason = why;
+    run.warnings.add(UnusablePolicy.WARNING_PREFIX + why);
     NightRule.decide(run, 0, NightRule.today());
     return run;
   }

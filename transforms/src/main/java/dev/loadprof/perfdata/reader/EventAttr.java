@@ -20,6 +20,8 @@ record EventAttr(int type, long config, long samplePeriod, long sampleType, long
   static final long SAMPLE_PERIOD = 1L << 8;
   static final long SAMPLE_STREAM_ID = 1L << 9;
   static final long SAMPLE_RAW = 1L << 10;
+  static final long SAMPLE_REGS_USER = 1L << 12;
+  static final long SAMPLE_STACK_USER = 1L << 13;
   static final long SAMPLE_IDENTIFIER = 1L << 16;
 
   // read_format bits.
@@ -39,6 +41,15 @@ record EventAttr(int type, long config, long samplePeriod, long sampleType, long
 
   boolean sampleIdAll() {
     return (flags & FLAG_SAMPLE_ID_ALL) != 0;
+  }
+
+  /**
+   * perf record --call-graph dwarf: the user-space frames are not in the callchain (the kernel
+   * was told to leave them out) but must be unwound from the user registers and the copy of the
+   * stack each sample carries.
+   */
+  boolean dwarfCallGraph() {
+    return has(SAMPLE_REGS_USER) && has(SAMPLE_STACK_USER);
   }
 
   boolean isTracepoint() {

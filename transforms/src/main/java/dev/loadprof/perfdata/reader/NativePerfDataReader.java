@@ -23,8 +23,9 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>It reads files written to a file and in pipe mode ({@code perf record -o -}), saved or
  * live on a stream, with records compressed ({@code perf record -z}) or not. What it does not
- * decode (big-endian, AUX data, an unknown tracepoint format) is refused by {@link #open} with an {@link UnsupportedPerfDataException} before any
- * event is sent, so the caller can decode that file with perf script instead.
+ * decode (big-endian, AUX data, an unknown tracepoint format, DWARF call graphs) is refused by
+ * {@link #open} with an {@link UnsupportedPerfDataException} before any event is sent, so the
+ * caller can decode that file with perf script instead.
  */
 public final class NativePerfDataReader {
   private static final int FINISHED_ROUND = 68;
@@ -49,10 +50,27 @@ public final class NativePerfDataReader {
 
   private NativePerfDataReader(PerfDataFile file, SymbolSources symbols, Records source)
       throws IOException {
+    refuseDwarfCallGraphs(file);
     this.file = file;
     this.sched = new SchedRecords(file);
     this.symbols = symbols;
     this.source = source;
+  }
+
+  /**
+   * perf record --call-graph dwarf: the callchains hold no user-space frames, which must be
+   * unwound from each sample's copy of the stack with each object's .eh_frame/.debug_frame.
+   * perf script does it (inlined functions included), at a cost measured in bench/RESULTS.md;
+   * read here, such a file would give a profile without the program's frames.
+   */
+  private static void refuseDwarfCallGraphs(PerfDataFile file) throws UnsupportedPerfDataException {
+    for (EventAttr attr : file.attrs) {
+      if (attr.dwarfCallGraph()) {
+        throw new UnsupportedPerfDataException("its call graphs were recorded with"
+            + " --call-graph dwarf (" + attr.name() + "), whose user-space frames must be"
+            + " unwound from each sample's copy of the stack, which perf script does");
+      }
+    }
   }
 
   /**

@@ -105,11 +105,7 @@ final class SampleDecoder {
   private Frame[] stack(ByteBuffer b, int misc, Symbolizer.View maps) {
     RecordFields f = fields;
     if (!f.attr.has(EventAttr.SAMPLE_CALLCHAIN)) {
-      if (!f.attr.has(EventAttr.SAMPLE_IP)) {
-        return NO_FRAMES;
-      }
-      boolean kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-      return new Frame[] {cache.frame(maps, f.ip, kernel)};
+      return sampledFrame(misc, maps);
     }
     int n = 0;
     boolean kernel = false;
@@ -127,11 +123,22 @@ final class SampleDecoder {
       frames[n++] = cache.frame(maps, ip, kernel);
     }
     if (n == 0) {
-      return NO_FRAMES;
+      // A user-mode sample whose callchain left user space out (perf record --kernel-callchains):
+      // its own function still counts, as perf report shows it.
+      return sampledFrame(misc, maps);
     }
     Frame[] stack = new Frame[n];
     System.arraycopy(frames, 0, stack, 0, n);
     return stack;
+  }
+
+  /** The one frame of the sampled instruction (no callchain), or none without an ip. */
+  private Frame[] sampledFrame(int misc, Symbolizer.View maps) {
+    if (!fields.attr.has(EventAttr.SAMPLE_IP)) {
+      return NO_FRAMES;
+    }
+    boolean kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
+    return new Frame[] {cache.frame(maps, fields.ip, kernel)};
   }
 
   static int id(int v) {
