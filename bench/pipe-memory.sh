@@ -17,7 +17,8 @@ echo "stream: $(stat -c %s "$work/pipe.data") bytes"
   -Dmdep.outputFile="$work/cp.txt" -Dmdep.includeScope=test >/dev/null)
 cp="$root/transforms/target/classes:$root/transforms/target/test-classes:$root/schemas/target/classes:$(cat "$work/cp.txt")"
 /usr/bin/time -f "reader alone, -Xmx$reader_heap: %e s, max RSS %M KB" \
-  java -Xmx"$reader_heap" -cp "$cp" dev.loadprof.perfdata.reader.PipeStreamMemory < "$work/pipe.data"
+  java -Xmx"$reader_heap" -cp "$cp" dev.loadprof.perfdata.reader.PipeStreamMemory \
+  < "$work/pipe.data" 2>&1 | grep -v "^\s*at " || true
 # The packaged CLI as the launcher runs it, without the launcher (which may build).
 cli="$(LOADPROF_DRY_RUN=1 "$root/loadprof" analyze x | sed 's/^java -Xmx2g//; s/ dev.loadprof.cli.LoadprofCli analyze x$//')"
 for input in file stdin; do
