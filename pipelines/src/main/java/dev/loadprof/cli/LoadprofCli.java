@@ -52,6 +52,7 @@ public final class LoadprofCli {
     } catch (OutOfMemoryError e) {
       System.err.write(OUT_OF_MEMORY, 0, OUT_OF_MEMORY.length);
       System.err.flush();
+      PipedStdin.drainIfAnInput(args, System.err); // the job's heap is free again by now
       Runtime.getRuntime().halt(ExitCode.JOB_FAILED);
     }
   }

@@ -33,7 +33,10 @@ final class ObjectFiles {
   }
 
   /** The symbols of the vdso, which exists only in the build-id cache. */
-  SymbolTable vdsoTable(String buildId) {
+  SymbolTable vdsoTable(String recordedBuildId) {
+    // A pipe-mode recording names no build ids; perf then takes its own vdso, this machine's:
+    // the one the build-id cache holds, when it holds one only.
+    String buildId = recordedBuildId != null ? recordedBuildId : onlyCachedVdso();
     if (buildId == null) {
       return SymbolTable.EMPTY;
     }
@@ -42,6 +45,11 @@ final class ObjectFiles {
       candidates.add(sources.buildIdCache().resolve("[vdso]").resolve(buildId).resolve("vdso"));
       return choose(candidates, buildId, null, null);
     });
+  }
+
+  private String onlyCachedVdso() {
+    String[] ids = sources.buildIdCache().resolve("[vdso]").toFile().list();
+    return ids != null && ids.length == 1 ? ids[0] : null;
   }
 
   private SymbolTable load(String path, String recordedBuildId) {
