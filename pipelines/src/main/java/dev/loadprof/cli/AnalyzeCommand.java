@@ -7,23 +7,27 @@ import java.io.PrintStream;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code loadprof analyze}: traces and archives in, real-time profiles out. */
 @Command(name = "analyze", customSynopsis = AnalyzeCommand.SYNOPSIS,
-    description = "Analyze perf script traces (plain or .gz) and/or archives made by"
-        + " loadprof archive.",
+    description = "Analyze perf.data recordings (perf record's or loadprof record's), perf"
+        + " script traces (plain or .gz) and archives made by loadprof archive.",
     footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.EXIT_CODES)
 final class AnalyzeCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof analyze [options] TRACE...";
   static final String DEFAULT_OUT = "loadprof-out";
 
-  @Mixin OutputOptions output;
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
+      defaultValue = DEFAULT_OUT, description = "Output directory (default: ./${DEFAULT-VALUE}).")
+  String output;
   @Mixin FilterOptions filters;
   @Mixin RunSelectionOptions selection;
   @Mixin ParsingOptions parsing;
   @Mixin RunnerOptions runner;
   @Mixin InputOptions inputs;
   @Mixin ProgressOptions progress;
+  @Mixin ConsoleView console;
 
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
@@ -35,7 +39,7 @@ final class AnalyzeCommand implements JobCommand {
     if (notPerfScript != null) {
       return notPerfScript;
     }
-    String outDir = output.orDefault(DEFAULT_OUT);
+    String outDir = output;
     JobPlacement place = JobPlacement.choose(runner, pipelineArgs, given, outDir);
     OutputDir.checkWritable(outDir);
     AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection);
@@ -44,7 +48,7 @@ final class AnalyzeCommand implements JobCommand {
     try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       long unusable = place.run(in.traces(), in.archives(), settings.writingTo(claim.staging()),
           WriteReports.ANALYZE, progress, err);
-      return JobOutcome.analyzed(unusable, claim, in.runs(), out, err);
+      return JobOutcome.analyzed(unusable, claim, in.runs(), console, out, err);
     }
   }
 }

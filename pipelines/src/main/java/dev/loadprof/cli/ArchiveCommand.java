@@ -24,6 +24,7 @@ import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.options.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code loadprof archive --out ARCHIVE TRACE...}: parses traces once into an archive that
@@ -39,7 +40,11 @@ import picocli.CommandLine.Mixin;
 final class ArchiveCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof archive -o ARCHIVE [options] TRACE...";
 
-  @Mixin OutputOptions output;
+  // No default: the archive is named once and read by later runs, so it is never a guess.
+  @Option(names = {"-o", "--out"}, paramLabel = "ARCHIVE", converter = Converters.NonEmpty.class,
+      description = "The archive to add the traces to (a directory, s3:// or hdfs:// path;"
+          + " required).")
+  String output;
   @Mixin ParsingOptions parsing;
   @Mixin ArchivePartitionOptions partition;
   @Mixin RunnerOptions runner;
@@ -49,14 +54,14 @@ final class ArchiveCommand implements JobCommand {
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
-    if (output.out == null) {
+    if (output == null) {
       throw new UsageException("archive needs -o/--out ARCHIVE; usage: " + SYNOPSIS);
     }
     List<String> traces = inputs.required(SYNOPSIS);
     EarlyRejection.unreadableLocalTraces(traces);
     PipelineOptions options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
-        StoreEnvironment.paths(traces, output.out));
-    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(output.out);
+        StoreEnvironment.paths(traces, output));
+    AnalyzeSettings.Builder builder = AnalyzeSettings.builder(output);
     parsing.applyTo(builder);
     AnalyzeSettings settings = builder.build();
     String night = partition.night();

@@ -25,13 +25,18 @@ import picocli.CommandLine.Option;
         + " parallelism. Several runs a side are repeats that measure the noise.",
     footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
 final class CompareCommand implements JobCommand {
-  static final String SYNOPSIS = "loadprof compare -o DIR [options] --baseline PATH..."
+  static final String DEFAULT_OUT = "loadprof-compare";
+  static final String SYNOPSIS = "loadprof compare [options] --baseline PATH..."
       + " --candidate PATH...";
   static final List<String> OUTPUTS = List.of("compare.txt", "compare.json", "baseline.pb.gz",
       "candidate.pb.gz (go tool pprof -diff_base=baseline.pb.gz candidate.pb.gz)",
       "diff.folded", "compare.html (open in a browser)", "summary.txt");
 
-  @Mixin OutputOptions output;
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
+      defaultValue = DEFAULT_OUT, description = "Output directory (default:"
+          + " ./${DEFAULT-VALUE}: beside, not over, the outputs of analyze and record in"
+          + " ./loadprof-out).")
+  String output;
   @Mixin FilterOptions filters;
   @Mixin ComparisonOptions comparison;
   @Mixin ParsingOptions parsing;
@@ -51,7 +56,7 @@ final class CompareCommand implements JobCommand {
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
-    String outDir = JudgedJob.requireOut(output, "compare", SYNOPSIS);
+    String outDir = output;
     if (baseline.isEmpty() || candidate.isEmpty()) {
       throw new UsageException("compare needs at least one --baseline and one --candidate;"
           + " usage: " + SYNOPSIS);

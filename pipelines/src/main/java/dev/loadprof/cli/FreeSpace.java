@@ -11,7 +11,7 @@ import java.io.IOException;
 final class FreeSpace {
   /** Below this, a job's temp files (snappy's library, decoded perf.data pieces) cannot fit. */
   static final long TEMP_NEEDED_BYTES = 16L << 20;
-  private static final String ENOSPC = "No space left on device";
+  static final String ENOSPC = "No space left on device";
 
   private FreeSpace() {}
 
@@ -32,7 +32,8 @@ final class FreeSpace {
       if (failure instanceof IOException && String.valueOf(failure.getMessage())
           .contains(ENOSPC)) {
         return "the job failed: no space left on device (the disk of --out or of the temp dir "
-            + RunTempDir.userTempDir() + " is full): free some space and run again";
+            + RunTempDir.userTempDir() + " is full): free some space and run again, or give"
+            + " -o DIR on another disk";
       }
     }
     return null;

@@ -212,7 +212,7 @@ final class Inputs {
 
   static UsageException noSuchTrace(String spec) {
     return new UsageException("no such trace: " + spec
-        + " (give perf script output, plain or .gz)");
+        + " (give a perf.data recording or perf script output, plain or .gz)");
   }
 
   /** A local path with no glob characters. */

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loadprof.beam.WriteReports;
 import dev.loadprof.model.BadInput;
 import dev.loadprof.report.AnalyzeReport;
+import dev.loadprof.report.FoldedReport;
+import dev.loadprof.report.FunctionsReport;
 import dev.loadprof.report.PprofReport;
 import dev.loadprof.report.Printable;
 import dev.loadprof.report.Report;
@@ -35,10 +37,10 @@ final class JobOutcome {
    * Analyze: the summary, the outputs written, and each unusable trace's reason (exit 2), of a
    * job that counted its unusable traces (JobPlacement, on either path).
    */
-  static int analyzed(long unusable, OutputClaim claim, int runs, PrintStream out,
-      PrintStream err) {
+  static int analyzed(long unusable, OutputClaim claim, int runs, ConsoleView view,
+      PrintStream out, PrintStream err) {
     String staged = claim.staging(); // this job's own outputs: no other job writes there
-    String summary = summary(staged, claim.out());
+    String summary = summary(staged, claim.out(), view);
     JsonNode summaryJson = readSummaryJson(staged, err);
     int published = publish(claim, err, () -> {
       out.print(summary);
@@ -141,10 +143,13 @@ final class JobOutcome {
   }
 
   /** The console summary and the "Outputs in" line naming the staged outputs. */
-  private static String summary(String outDir, String shownOut) {
-    ResourceId file = resolve(outDir, WriteReports.CONSOLE_SUMMARY_FILE);
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
-      String summary = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+  private static String summary(String outDir, String shownOut, ConsoleView view) {
+    try {
+      String summary = text(outDir, WriteReports.CONSOLE_SUMMARY_FILE);
+      if (!view.isDefault()) {
+        summary = ChosenFunctions.apply(view, summary, text(outDir, FunctionsReport.FILE_NAME),
+            view.tree ? text(outDir, FoldedReport.FILE_NAME) : "");
+      }
       List<String> names = new ArrayList<>();
       for (Report r : Reports.ALL) { // the one list of outputs, in its order
         if (!r.fileName().equals(WriteReports.CONSOLE_SUMMARY_FILE)
@@ -157,6 +162,12 @@ final class JobOutcome {
           + System.lineSeparator();
     } catch (IOException e) {
       return "(no summary written: " + e.getMessage() + ")" + System.lineSeparator();
+    }
+  }
+
+  private static String text(String outDir, String name) throws IOException {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(resolve(outDir, name)))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 

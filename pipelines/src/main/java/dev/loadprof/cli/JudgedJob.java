@@ -7,15 +7,6 @@ import java.util.List;
 final class JudgedJob {
   private JudgedJob() {}
 
-  /** The --out directory, which these commands need. */
-  static String requireOut(OutputOptions output, String command, String synopsis)
-      throws UsageException {
-    if (output.out == null) {
-      throw new UsageException(command + " needs -o/--out DIR; usage: " + synopsis);
-    }
-    return output.out;
-  }
-
   /**
    * --load keeps only some samples in the profiles, but the comparisons are of whole real
    * times: their figures would disagree with the profiles beside them.

@@ -24,9 +24,9 @@ import picocli.CommandLine.ScopeType;
     description = Usage.ABOUT,
     subcommands = {RecordCommand.class, AnalyzeCommand.class, ArchiveCommand.class,
         CompareCommand.class, NightlyCommand.class},
-    footer = "%nRun 'loadprof COMMAND --help' for a command's options." + Usage.RECORD
-        + Usage.EXIT_CODES + "compare and nightly: 3 a significant real-time regression, 4 a process missing"
-        + " from one side.%n")
+    footer = "%nRun 'loadprof COMMAND --help' for a command's options.%n" + Usage.EXIT_CODES
+        + "compare and nightly: 3 a significant real-time regression, 4 a process missing from"
+        + " one side.%n" + Usage.START)
 public final class LoadprofCli {
   @Option(names = Logging.DEBUG, scope = ScopeType.INHERIT,
       description = "On a failure, also print its whole stack trace (for a bug report).")
@@ -47,6 +47,7 @@ public final class LoadprofCli {
       CompilerDirectives.addInBackground();
       int code = run(args, System.out, System.err);
       RunnerThreads.awaitEnd(RunnerThreads.MOST);
+      PipedStdin.drainIfAnInput(args, System.err);
       System.exit(ThreadFailures.afterJob(code, System.err));
     } catch (OutOfMemoryError e) {
       System.err.write(OUT_OF_MEMORY, 0, OUT_OF_MEMORY.length);

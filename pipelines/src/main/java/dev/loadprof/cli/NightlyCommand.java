@@ -26,11 +26,14 @@ import picocli.CommandLine.Option;
         + " otherwise.",
     footer = Usage.PASS_THROUGH + Usage.STORES + Usage.RECORD + Usage.COMPARE_EXIT_CODES)
 final class NightlyCommand implements JobCommand {
-  static final String SYNOPSIS = "loadprof nightly -o DIR [options] TRACE_OR_ARCHIVE...";
+  static final String DEFAULT_OUT = "loadprof-nightly";
+  static final String SYNOPSIS = "loadprof nightly [options] TRACE_OR_ARCHIVE...";
   static final List<String> OUTPUTS = List.of("nightly.json", "history.csv",
       "nightly.html (open in a browser)", "summary.txt");
 
-  @Mixin OutputOptions output;
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
+      defaultValue = DEFAULT_OUT, description = "Output directory (default: ./${DEFAULT-VALUE}).")
+  String output;
   @Mixin FilterOptions filters;
   @Mixin RunSelectionOptions selection;
   @Mixin ComparisonOptions comparison;
@@ -47,7 +50,7 @@ final class NightlyCommand implements JobCommand {
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
-    String outDir = JudgedJob.requireOut(output, "nightly", SYNOPSIS);
+    String outDir = output;
     List<String> given = inputs.required(SYNOPSIS);
     JudgedJob.refuseLoad(filters, "nightly");
     NightlySettings settings = NightlySettings.DEFAULT

@@ -86,8 +86,7 @@ final class OutputClaim implements AutoCloseable {
       try {
         Files.createDirectories(local); // the job writes into it now
       } catch (IOException e) {
-        throw new UsageException("--out " + out + " cannot be created (" + e.getMessage()
-            + "); give a directory loadprof can write");
+        throw new UsageException(OutputDir.notWritableLine(out, local, e));
       }
       lock = OutputLock.take(out, local, by);
     } else {

@@ -3,10 +3,13 @@ package dev.loadprof.cli;
 import dev.loadprof.beam.WriteReports;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -93,13 +96,34 @@ final class OutputDir {
       Files.createFile(probe);
       Files.delete(probe);
     } catch (IOException e) {
-      throw notWritable(out, e);
+      throw notWritable(out, where, e);
     }
   }
 
-  private static UsageException notWritable(String out, IOException e) {
-    return new UsageException("--out " + out + " is not writable (" + e.getClass()
-        .getSimpleName() + ": " + e.getMessage() + "); give a directory loadprof can write");
+  private static UsageException notWritable(String out, Path where, IOException e) {
+    return new UsageException(notWritableLine(out, where, e));
+  }
+
+  /**
+   * Why {@code where} (--out or its nearest existing parent) cannot be written, and the fix:
+   * "Permission denied", a missing directory or a full disk by name, then -o DIR.
+   */
+  static String notWritableLine(String out, Path where, IOException e) {
+    String cause;
+    if (e instanceof AccessDeniedException) {
+      cause = "Permission denied in " + where + " (for user " + System.getProperty("user.name")
+          + ")";
+    } else if (e instanceof NoSuchFileException) {
+      cause = "no such directory: " + where;
+    } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      cause = fs.getReason() + " in " + where
+          + (fs.getReason().contains(FreeSpace.ENOSPC) ? " (the disk is full)" : "");
+    } else {
+      cause = e.getMessage() + " in " + where;
+    }
+    return "cannot write --out " + out + ": " + cause + "; give a directory you can write with"
+        + " -o DIR" + (e instanceof FileSystemException fs && fs.getReason() != null
+        && fs.getReason().contains(FreeSpace.ENOSPC) ? ", or free some space" : "");
   }
 
   private static boolean isKernelFileSystem(Path existing) {

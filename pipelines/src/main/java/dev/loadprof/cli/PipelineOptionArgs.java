@@ -117,13 +117,15 @@ final class PipelineOptionArgs {
             + commandName + "; run '" + commandName + " --help' for its options";
       }
     }
-    String stores = StoreEnvironment.onClasspath() ? "" : "; S3 and HDFS options such as"
-        + " --endpoint or --hdfsConfiguration need the stores module, which ./loadprof puts on"
-        + " the classpath when an input or -o is an s3:// or hdfs:// path";
-    return "unknown option " + name + "; run '" + commandName + " --help' for loadprof's"
-        + " options (Beam and Flink pipeline options such as --parallelism=2 pass through)"
-        + stores;
+    String stores = StoreEnvironment.onClasspath() || !STORE_OPTION.matcher(name).find() ? ""
+        : " (S3 and HDFS options need an s3:// or hdfs:// input or -o, which puts the stores"
+        + " module on the classpath)";
+    return Usage.unknownOption(name, command) + stores;
   }
+
+  /** Names of the stores module's options (S3, HDFS), which only it registers. */
+  private static final java.util.regex.Pattern STORE_OPTION =
+      java.util.regex.Pattern.compile("(?i)s3|aws|hdfs|hadoop|endpoint");
 
   private static void checkValue(String name, Class<?> type, String value)
       throws UsageException {

@@ -23,7 +23,10 @@ import picocli.CommandLine.Parameters;
 final class RecordCommand implements JobCommand {
   static final String SYNOPSIS = "loadprof record [options] -- CMD ARGS...";
 
-  @Mixin OutputOptions output;
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
+      defaultValue = AnalyzeCommand.DEFAULT_OUT,
+      description = "Where the recording and the outputs go (default: ./${DEFAULT-VALUE}).")
+  String output;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "auto",
       description = "system: sched_switch on every CPU, kernel and user frames (needs root or"
@@ -41,17 +44,24 @@ final class RecordCommand implements JobCommand {
       description = "Sampling frequency (default: perf's 4000 Hz).")
   Integer freq;
 
+  @Option(names = {"-m", "--mmap-pages"}, paramLabel = "PAGES",
+      description = "perf's buffer a CPU, in pages (a power of 2) or as a size such as 8M"
+          + " (perf record -m; default 512 KB). A larger one when perf lost events.")
+  String mmapPages;
+
   @Parameters(paramLabel = "CMD", arity = "0..*", description = "The program and its arguments.")
   List<String> command = new ArrayList<>();
 
   @Override
-  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err) {
+  public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
+      throws UsageException {
+    OutputDir.checkWritable(output); // before the program runs: its recording needs a place
     RecordMode recordMode = RecordAndAnalyze.mode(mode, err);
     if (recordMode == null) {
       return ExitCode.BAD_INPUT;
     }
     return RecordAndAnalyze.run(recordMode,
-        output.orDefault(AnalyzeCommand.DEFAULT_OUT), name, freq, command, pipelineArgs, err,
+        output, name, freq, mmapPages, command, pipelineArgs, err,
         args -> LoadprofCli.run(args, out, err));
   }
 }

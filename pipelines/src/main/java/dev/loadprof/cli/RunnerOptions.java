@@ -26,7 +26,8 @@ final class RunnerOptions {
   String runner; // null: not given, the default (direct)
 
   @Option(names = Logging.VERBOSE,
-      description = "Also show Beam's and Flink's own log lines (hidden below ERROR otherwise).")
+      description = "Also show Beam's and Flink's own log lines from INFO up (otherwise only"
+          + " Beam's errors, and none of Flink's).")
   boolean verbose;
 
   /**

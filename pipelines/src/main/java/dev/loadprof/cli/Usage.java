@@ -14,10 +14,14 @@ final class Usage {
       + " process is weighted period/load, where load = how many of its threads were on a CPU"
       + " at that instant.";
 
-  static final String RECORD = "%nRecord a trace:%n"
-      + "  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD%n"
-      + "  perf script -i X.data -F comm,pid,tid,cpu,time,period,event,trace,ip,sym,dso \\%n"
-      + "      --ns --show-task-events | gzip > X.txt.gz%n";
+  /** The top-level help's last lines: how to start. */
+  static final String START = "%nRecord a program and analyze it (outputs in ./loadprof-out):%n"
+      + "  loadprof record -- CMD ARGS...%n";
+
+  /** The commands that take recordings: loadprof record's, or one made by hand. */
+  static final String RECORD = "%nRecord a program and analyze it: loadprof record -- CMD ARGS..."
+      + "%nOr record by hand and give the perf.data to loadprof:%n"
+      + "  perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o X.data -- CMD%n";
 
   static final String PASS_THROUGH = "%nAny Beam or Flink pipeline option passes through"
       + " unchanged, as --name=value or --name value (e.g. --parallelism 2,"
@@ -53,6 +57,61 @@ final class Usage {
             + String.join(", ", command.getSubcommands().keySet()) + " (run loadprof --help)";
       }
     }
+    if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+        && unmatched.getUnmatched().get(0).startsWith("-")) {
+      return unknownOption(unmatched.getUnmatched().get(0), command);
+    }
     return e.getMessage() + "; run '" + name + " --help' for the options";
+  }
+
+  /**
+   * The one line for an option that neither the command nor Beam knows: the closest of the
+   * command's own options where one is close (picocli's suggestion), and the --help to run.
+   */
+  static String unknownOption(String option, CommandLine command) {
+    String name = option.contains("=") && option.startsWith("--")
+        ? option.substring(0, option.indexOf('=')) : option;
+    String close = closest(name, command.getCommandSpec().optionsMap().keySet());
+    String suggestion = close == null ? "" : " (did you mean " + close + "?)";
+    return "unknown option " + name + suggestion + "; run '"
+        + command.getCommandSpec().qualifiedName() + " --help' for the options";
+  }
+
+  /**
+   * The option name fewest edits away from {@code typed} (a typo: a letter missing, doubled or
+   * swapped), if it is close enough to be what was meant; else null.
+   */
+  static String closest(String typed, java.util.Collection<String> names) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String name : names) {
+      int d = editDistance(typed, name);
+      if (d < bestDistance || d == bestDistance && name.compareTo(best) < 0) {
+        best = name;
+        bestDistance = d;
+      }
+    }
+    boolean aWord = typed.length() > 3; // -x is no typo of -C
+    return aWord && best != null && bestDistance <= Math.max(1, typed.length() / 4) ? best : null;
+  }
+
+  /** Levenshtein's distance: the insertions, deletions and substitutions from a to b. */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] t = previous;
+      previous = current;
+      current = t;
+    }
+    return previous[b.length()];
   }
 }

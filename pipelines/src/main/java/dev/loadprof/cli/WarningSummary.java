@@ -1,6 +1,7 @@
 package dev.loadprof.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
 import dev.loadprof.report.Printable;
 import java.io.PrintStream;
@@ -22,6 +23,7 @@ final class WarningSummary {
   /** Prints the warnings of summary.json's runs; unusable runs' reasons are printed elsewhere. */
   static void print(JsonNode summary, PrintStream err) {
     Map<String, List<String>> runsByWarning = new LinkedHashMap<>();
+    List<String> perProcess = new ArrayList<>();
     int total = 0;
     for (JsonNode run : summary.path("runs")) {
       String source = run.path("source").asText();
@@ -33,20 +35,47 @@ final class WarningSummary {
         // The same warning of another file differs only in the file name.
         String key = !source.isEmpty() && text.startsWith(source + ": ")
             ? text.substring(source.length() + 2) : text;
+        if (key.startsWith(RunInfo.PER_PROCESS_LIMIT)) {
+          if (!perProcess.contains(source)) {
+            perProcess.add(source);
+          }
+          continue;
+        }
         runsByWarning.computeIfAbsent(key, k -> new ArrayList<>()).add(source);
         total++;
       }
     }
     printDuplicatesDropped(summary, err);
+    printPerProcessLimits(perProcess, err);
     if (total == 0) {
       return;
     }
     err.println("loadprof: " + total + (total == 1 ? " warning" : " warnings")
         + " (figures may be off; details in summary.json):");
     runsByWarning.forEach((warning, sources) -> err.println("  " + Printable.escape(
-        (sources.size() == 1 ? sources.get(0) : sources.size() + " traces ("
-            + String.join(", ", sources.subList(0, Math.min(NAMED_RUNS, sources.size())))
-            + (sources.size() > NAMED_RUNS ? ", ..." : "") + ")") + ": " + warning)));
+        runs(sources) + ": " + warning)));
+  }
+
+  /**
+   * What per-process recordings cannot see, as one info line with the one way to see it: not a
+   * warning, since nothing shown is wrong and a user who could not record as root cannot act.
+   */
+  private static void printPerProcessLimits(List<String> sources, PrintStream err) {
+    if (sources.isEmpty()) {
+      return;
+    }
+    err.println("loadprof: info: " + Printable.escape(runs(sources)) + " recorded per process"
+        + " (loadprof record's process mode): only the program's own threads, user-space time"
+        + " and frames, waits as runnable or 'unknown', no off-CPU stacks. For kernel time,"
+        + " sleeping and disk waits, other processes and off-CPU stacks, record as root"
+        + " (loadprof record --mode system); details in summary.json");
+  }
+
+  /** One run's name, or how many and the first few. */
+  private static String runs(List<String> sources) {
+    return sources.size() == 1 ? sources.get(0) : sources.size() + " traces ("
+        + String.join(", ", sources.subList(0, Math.min(NAMED_RUNS, sources.size())))
+        + (sources.size() > NAMED_RUNS ? ", ..." : "") + ")";
   }
 
   /**

@@ -45,11 +45,13 @@ public final class RecordAndAnalyze {
    *
    * @param name the recording's file name without .data (--name), or null for the program's
    *     name and the time the recording starts
+   * @param mmapPages perf record's -m (pages a CPU, or a size such as 4M), or null for perf's
+   *     default
    * @param analyzeArgs options for the analysis (e.g. --window), before the recording's path
    * @param analyze runs "loadprof analyze" with the given arguments and returns its exit code
    */
   public static int run(RecordMode recordMode, String outDir, String name, Integer freqHz,
-      List<String> command, List<String> analyzeArgs, PrintStream err,
+      String mmapPages, List<String> command, List<String> analyzeArgs, PrintStream err,
       Function<String[], Integer> analyze) {
     String freq = freqHz == null ? null : Integer.toString(freqHz);
     if (command.isEmpty()) {
@@ -59,6 +61,11 @@ public final class RecordAndAnalyze {
     }
     if (freqHz != null && (freqHz < 1 || freqHz > 1_000_000)) {
       err.println("loadprof record: --freq takes a number of Hz, got '" + freq + "'");
+      return BAD_INPUT;
+    }
+    if (mmapPages != null && !mmapPages.matches("[1-9][0-9]*[BKMGbkmg]?")) {
+      err.println("loadprof record: --mmap-pages takes a number of pages (a power of 2, e.g."
+          + " 2048) or a size such as 8M, got '" + mmapPages + "'");
       return BAD_INPUT;
     }
     try {
@@ -91,12 +98,16 @@ public final class RecordAndAnalyze {
       data = RecordingName.claim(dir, stem);
     } catch (IOException e) {
       err.println("loadprof record: cannot write " + dir.resolve(stem + ".data") + ": "
-          + e.getMessage());
+          + e.getClass().getSimpleName() + " " + e.getMessage() + "; give a directory you can"
+          + " write with -o DIR");
       return BAD_INPUT;
     }
     err.println("loadprof record: mode " + recordMode.name().toLowerCase() + " - "
         + recordMode.description);
     List<String> perfCommand = new ArrayList<>(recordMode.perfRecordArgs(data, freq));
+    if (mmapPages != null) {
+      perfCommand.addAll(List.of("-m", mmapPages)); // perf checks the power of 2 itself
+    }
     perfCommand.add("--");
     perfCommand.addAll(command);
     PerfRecorder.Result result;

@@ -150,7 +150,7 @@ class CliOptionsTest {
     Run archive = cli("archive", "--help");
     assertEquals(0, archive.exit(), archive.err());
     assertThat(archive.out(), containsString("loadprof archive -o ARCHIVE [options] TRACE..."));
-    assertThat(archive.out(), containsString("-o, --out=DIR"));
+    assertThat(archive.out(), containsString("-o, --out=ARCHIVE"));
     assertThat(archive.out(), containsString("-e, --event=NAME"));
     assertThat(archive.out(), not(containsString("--pid")));
     Run analyze = cli("analyze", "--help");

@@ -9,11 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.loadprof.pipelines.TerminalJob;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,15 +43,8 @@ class ProgressIT {
 
   @Test
   void onATerminalTheProgressIsRedrawnAtLeastEverySecond() throws Exception {
-    byte[] all = Files.readAllBytes(trace);
-    StringBuilder feed = new StringBuilder("(");
-    for (int i = 0; i < PARTS; i++) {
-      Path part = dir.resolve("part-" + i);
-      Files.write(part, Arrays.copyOfRange(all, (int) ((long) all.length * i / PARTS),
-          (int) ((long) all.length * (i + 1) / PARTS)));
-      feed.append("cat ").append(part).append("; sleep 1; ");
-    }
-    feed.append(") | bash ").append(LAUNCHER).append(" analyze -o ").append(dir.resolve("tty"))
+    StringBuilder feed = new StringBuilder(TerminalJob.slowFeed(trace, PARTS, dir));
+    feed.append(" | bash ").append(LAUNCHER).append(" analyze -o ").append(dir.resolve("tty"))
         .append(" -");
     TerminalJob job = TerminalJob.run(feed.toString(), Duration.ofMinutes(5));
     assertEquals(0, job.exit(), job.text());

@@ -1,12 +1,16 @@
 package dev.loadprof.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loadprof.model.LossTimeline;
+import dev.loadprof.model.RunInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** perf's few exact duplicates are one info line; a warning about them stays a warning. */
@@ -38,5 +42,26 @@ class WarningSummaryTest {
         + " {\"duplicate_samples\": 900}, \"warnings\": [\"" + warning + "\"]}]}");
     assertEquals("loadprof: 1 warning (figures may be off; details in summary.json):\n  "
         + warning + "\n", err);
+  }
+
+  /** A per-process recording as nobody: what it cannot see is one info line with its fix. */
+  @Test
+  void whatAPerProcessRecordingCannotSeeIsOneInfoLine() throws Exception {
+    String limit = RunInfo.PER_PROCESS_LIMIT;
+    String lost = LossTimeline.warning("p.data", 12);
+    String err = print("{\"runs\": [{\"source\": \"p.data\", \"health\": {}, \"warnings\": ["
+        + "\"p.data: " + limit + "loads come from per-thread context-switch records\","
+        + "\"p.data: " + limit + "the sampling event cpu-clock:u counts user time only\","
+        + "\"p.data: " + limit + "its switch records say only whether a thread was preempted\","
+        + "\"p.data: " + limit + "no switch-out call chains\","
+        + "\"" + lost + "\"]}]}");
+    List<String> lines = err.lines().toList();
+    assertEquals(3, lines.size(), err);
+    assertTrue(lines.get(0).startsWith("loadprof: info: p.data recorded per process"), err);
+    assertTrue(lines.get(0).contains("record as root (loadprof record --mode system)"), err);
+    assertEquals("loadprof: 1 warning (figures may be off; details in summary.json):",
+        lines.get(1));
+    assertEquals("  " + lost, lines.get(2));
+    assertTrue(lost.contains("loadprof record --mmap-pages"), lost);
   }
 }

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.perftools.profiles.ProfileProto;
 import dev.loadprof.pipelines.E2e.Cli;
 import dev.loadprof.pipelines.E2e.FunctionRow;
+import dev.loadprof.profile.PprofBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,7 +146,7 @@ class CliTest {
     Cli cli = E2e.analyze(dir.resolve("out"), "--runner", config.toString(), missing);
     assertEquals(2, cli.exit(), cli.stderr());
     assertThat(cli.stderr(), containsString("no such trace: " + missing
-        + " (give perf script output, plain or .gz)"));
+        + " (give a perf.data recording or perf script output, plain or .gz)"));
     assertThat(cli.stderr(), not(containsString("Flink")));
   }
 
@@ -530,7 +531,7 @@ class CliTest {
     ProfileProto.Profile p = profile(out);
     int wall = -1;
     for (int i = 0; i < p.getSampleTypeCount(); i++) {
-      if (p.getStringTable((int) p.getSampleType(i).getType()).equals("wall")) {
+      if (p.getStringTable((int) p.getSampleType(i).getType()).equals(PprofBuilder.ONCPU_REAL)) {
         wall = i;
       }
     }

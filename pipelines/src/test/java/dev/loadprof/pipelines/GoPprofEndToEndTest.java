@@ -66,7 +66,7 @@ class GoPprofEndToEndTest {
 
   @Test
   void topWallFlatPercentEqualsFunctionsTxt() throws Exception {
-    Map<String, String[]> top = topRows(pprof(all, "-top", "-sample_index=wall"));
+    Map<String, String[]> top = topRows(pprof(all, "-top", "-sample_index=oncpu_real"));
     List<FunctionRow> rows = E2e.functionsTxt(all.file("functions.txt")).get("phases/" + pid);
     Map<String, String> ours = new LinkedHashMap<>();
     rows.forEach(r -> ours.put(r.name(), r.flat()));

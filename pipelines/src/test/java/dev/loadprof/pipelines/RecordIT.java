@@ -176,6 +176,23 @@ class RecordIT {
     return sides;
   }
 
+  /** perf's -m, the fix the lost-events warning names, reaches perf; a bad size does not. */
+  @Test
+  void mmapPagesReachPerf(@TempDir Path out) throws Exception {
+    Cli bad = E2e.cli("record", "--mmap-pages", "4x", "--out", out.toString(), "--", "true");
+    assertEquals(2, bad.exit());
+    assertThat(bad.stderr(), containsString("--mmap-pages takes a number of pages"));
+    Cli cli = E2e.cli("record", "--mode", "system", "--mmap-pages", "1024", "--out",
+        out.toString(), "--", mixed(), "5", "2");
+    assertEquals(0, cli.exit(), cli.stderr());
+    Path data = recordings(out, "mixed-").get(0);
+    Process header = new ProcessBuilder("perf", "report", "--header-only", "-i",
+        data.toString()).redirectErrorStream(true).start();
+    String text = new String(header.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    header.waitFor();
+    assertThat(text, containsString(" -m 1024 "));
+  }
+
   @Test
   void refusesAProgramThatCannotStart(@TempDir Path out) {
     Cli cli = E2e.cli("record", "--out", out.toString(), "--", "/no/such/program");
@@ -261,6 +278,10 @@ class RecordIT {
     String log = Files.readString(dir.resolve("nobody.log"), StandardCharsets.UTF_8);
     assertEquals(0, nobody.exitValue(), log);
     assertThat(log, containsString("mode process"));
+    // What the mode cannot see is one info line with its fix, none of it a warning.
+    assertThat(log, containsString("recorded per process (loadprof record's process mode)"));
+    assertThat(log, org.hamcrest.Matchers.not(containsString(
+        dev.loadprof.model.RunInfo.PER_PROCESS_LIMIT)));
     JsonNode proc = E2e.processByComm(
         E2e.JSON.readTree(dir.resolve("proc/summary.json").toFile()), name.split(" ")[0]);
     int pid = proc.get("pid").asInt();

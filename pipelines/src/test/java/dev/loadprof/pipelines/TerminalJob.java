@@ -55,6 +55,23 @@ public record TerminalJob(int exit, String text, List<Long> redrawsMs, long jobM
     return job;
   }
 
+  /**
+   * A shell command that writes {@code trace} to its stdout in {@code parts} parts a second
+   * apart (the parts are files in {@code dir}): a job that reads it lasts over that many
+   * seconds however fast the analysis is.
+   */
+  public static String slowFeed(Path trace, int parts, Path dir) throws IOException {
+    byte[] all = Files.readAllBytes(trace);
+    StringBuilder feed = new StringBuilder("(");
+    for (int i = 0; i < parts; i++) {
+      Path part = dir.resolve("part-" + i);
+      Files.write(part, java.util.Arrays.copyOfRange(all, (int) ((long) all.length * i / parts),
+          (int) ((long) all.length * (i + 1) / parts)));
+      feed.append("cat ").append(part).append("; sleep 1; ");
+    }
+    return feed.append(")").toString();
+  }
+
   /** The longest time between two redraws. */
   public long longestGapMs() {
     long longest = 0;

@@ -64,7 +64,7 @@ class WallEndToEndTest {
   void theSummarySaysWhereTheWallTimeWentInOneLine() throws IOException {
     String text = all.file("summary.txt");
     assertThat(text, containsString("wall 3.00"));
-    assertThat(text, containsString(": sleeping 0.50"));
+    assertThat(text, containsString(": sleeping 0.50 s"));
     assertThat(text, containsString("Top waits by load-0 time"));
   }
 

@@ -134,7 +134,8 @@ public final class DecodePerfData
       LOG.warn("{}: decoded with perf script, because the native reader cannot read it: {}",
           path, refused.getMessage());
     }
-    PerfDataHeader header = fallbackHeader(path, perfData, refused);
+    PerfDataHeader header = NativePerfDataReader.isPipeMode(perfData)
+        ? pipeModeHeader(path, perfData) : fallbackHeader(path, perfData, refused);
     List<DecodePiece> planned = DecodePiece.plan(header, splitBy, pieces);
     JobProgress.addTotal(JobProgress.Stage.DECODING, planned.size());
     List<PieceTask> tasks = new ArrayList<>();
@@ -159,6 +160,19 @@ public final class DecodePerfData
         throw DamagedPerfDataException.header(path, refused.getMessage(), e.getMessage());
       }
       throw e;
+    }
+  }
+
+  /**
+   * perf script --header-only prints nothing of a pipe-mode file, and without the header's
+   * "sample cpu" the pieces' text would lack the cpu column: the native reader's header says
+   * what perf's would (no time span: the file is decoded in one piece).
+   */
+  private static PerfDataHeader pipeModeHeader(String path, Path perfData) throws IOException {
+    try {
+      return NativePerfDataReader.open(perfData, SymbolSources.live()).header();
+    } catch (UnsupportedPerfDataException e) {
+      return fallbackHeader(path, perfData, e);
     }
   }
 

@@ -230,6 +230,14 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
     static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
         String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
         LongConsumer windowsComplete) throws IOException {
+      return read(path, runId, pieces, windowNs, samplingEvent, parseThreads, logWarnings,
+          blocks, windowsComplete, SymbolSources.live());
+    }
+
+    /** {@link #read} with the frames symbolized from {@code symbols} (tests: none). */
+    static RunInfo read(String path, String runId, List<PieceTask> pieces, long windowNs,
+        String samplingEvent, int parseThreads, boolean logWarnings, Consumer<EventBlock> blocks,
+        LongConsumer windowsComplete, SymbolSources symbols) throws IOException {
       ParallelTextParser parser = new ParallelTextParser(parseThreads);
       BlockBuilder builder = new BlockBuilder(runId, path, windowNs, samplingEvent,
           block -> {
@@ -246,7 +254,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         if (pieces.get(0).piece().kind() == DecodePiece.Kind.NATIVE) {
           builder.decodedFromPerfData();
           NativePerfDataReader reader =
-              NativePerfDataReader.open(Path.of(path), SymbolSources.live());
+              NativePerfDataReader.open(Path.of(path), symbols);
           reader.read(builder);
           buildIds = reader.buildIds();
           nativeReader = reader;
@@ -257,7 +265,10 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           buildIds = BuildIds.read(Path.of(path));
           capturedOn = NativePerfDataReader.capturedOn(Path.of(path));
         } else {
-          readText(path, parser, builder);
+          nativeReader = readText(path, parser, builder);
+          if (nativeReader != null) {
+            buildIds = nativeReader.buildIds();
+          }
         }
       } catch (EOFException | ZipException e) {
         // A cut or damaged .gz: keep what was read, and say loudly where the input ended.
@@ -284,10 +295,12 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
           LOG.warn(Printable.escape(warning));
         }
       }
-      LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
-          info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
-          info.health.get(TraceHealth.SWITCH_RECORDS),
-          info.health.get(TraceHealth.MALFORMED_LINES));
+      if (!JobProgress.isDrawnOnTerminal()) { // there the progress line says what is read
+        LOG.info("{}: {} sample records ({}), {} switch records, {} malformed lines", path,
+            info.health.get(TraceHealth.SAMPLE_RECORDS), info.samplingEvent,
+            info.health.get(TraceHealth.SWITCH_RECORDS),
+            info.health.get(TraceHealth.MALFORMED_LINES));
+      }
       return info;
     }
 
@@ -309,7 +322,7 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         for (PieceTask piece : pieces) {
           size += Path.of(piece.decodedFile()).toFile().length();
         }
-        try (InputStream text = new ProgressStream(slices, path, size)) {
+        try (InputStream text = new TextCount(new ProgressStream(slices, path, size))) {
           parser.read(text, path, builder);
         }
         return;
@@ -319,9 +332,13 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
       }
     }
 
-    /** Reads a text trace (plain or compressed) from a file, stdin or a pipe. */
-    private static void readText(String path, ParallelTextParser parser, BlockBuilder builder)
-        throws IOException {
+    /**
+     * Reads a text trace (plain or compressed) from a file, stdin or a pipe; or a pipe-mode
+     * perf.data stream there ({@code perf record -o - | loadprof analyze -}), with the native
+     * reader, returned for the run's description (null for text).
+     */
+    private static NativePerfDataReader readText(String path, ParallelTextParser parser,
+        BlockBuilder builder) throws IOException {
       boolean stream = TraceFiles.isStream(path);
       InputStream raw;
       long size = 0;
@@ -337,13 +354,44 @@ public final class ParseTraces extends PTransform<PCollection<String>, PCollecti
         throw LocalInputs.unreadable(path, e); // a file this user may not read: bad input
       }
       try (ProgressStream counted = new ProgressStream(raw, path, size);
-          InputStream text = TraceFiles.open(counted)) {
+          InputStream text = new TextCount(TraceFiles.open(counted))) {
         if (TraceFiles.isPerfData(text)) {
-          builder.malformed(1, "this is perf.data, and perf script can decode it only from a"
-              + " local file: give its local path (not a pipe or a remote path)", "PERFILE2");
-          return;
+          builder.decodedFromPerfData();
+          return PerfDataStreams.read(path, text, builder);
         }
         parser.read(text, path, builder);
+        return null;
+      } finally {
+        if (stream) {
+          // A writer still writing (perf record -o -) must not be killed by SIGPIPE when the
+          // read stopped early: refused, damaged or failed, the rest is read and dropped.
+          PerfDataStreams.drain(raw);
+        }
+      }
+    }
+
+    /** Counts the bytes of text read, decompressed: the reading's figure on the console. */
+    private static final class TextCount extends FilterInputStream {
+      TextCount(InputStream in) {
+        super(in);
+      }
+
+      @Override
+      public int read() throws IOException {
+        int b = super.read();
+        if (b >= 0) {
+          JobProgress.advanceText(1);
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] buf, int off, int len) throws IOException {
+        int n = super.read(buf, off, len);
+        if (n > 0) {
+          JobProgress.advanceText(n);
+        }
+        return n;
       }
     }
 

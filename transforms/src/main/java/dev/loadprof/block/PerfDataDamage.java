@@ -26,7 +26,8 @@ final class PerfDataDamage {
     }
     long total = info.health.get(TraceHealth.PERF_DATA_BYTES);
     long after = info.health.get(TraceHealth.PERF_DATA_RECORDS_AFTER_DAMAGE);
-    boolean large = unread > total / 1000 * MAX_UNREAD_PER_MILLE;
+    // a stream has no known size: any unread part is large
+    boolean large = total <= 0 || unread > total / 1000 * MAX_UNREAD_PER_MILLE;
     if (!large && after == 0) {
       return "";
     }

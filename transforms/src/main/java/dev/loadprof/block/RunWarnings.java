@@ -20,13 +20,15 @@ final class RunWarnings {
       boolean fromPerfData) {
     TraceHealth health = info.health;
     if (threadLanes && health.get(TraceHealth.SWITCH_RECORDS) > 0) {
-      info.warnings.add(sourceName + ": loads come from per-thread context-switch records (a"
-          + " per-process recording): only the recorded program's threads are seen, and a :u"
+      info.warnings.add(sourceName + ": " + RunInfo.PER_PROCESS_LIMIT + "loads come from"
+          + " per-thread context-switch records: only the recorded program's threads are seen,"
+          + " and a :u"
           + " sampling event shows no kernel frames. Record system-wide as root for both.");
       if (userOnly(info.samplingEvent)) {
         // Measured on mixed 60 2: its hand-offs spend ~4 % of its CPU time in the kernel, nearly
         // all at load 1, which moved the real time at load 1 by 1.5 points.
-        info.warnings.add(sourceName + ": the sampling event " + info.samplingEvent + " counts"
+        info.warnings.add(sourceName + ": " + RunInfo.PER_PROCESS_LIMIT + "the sampling event "
+            + info.samplingEvent + " counts"
             + " user time only, so the CPU and real time histograms leave out the kernel time"
             + " of the program's threads (system calls, such as the hand-offs between threads);"
             + " time_at_load_ns, from the switch records, includes it.");

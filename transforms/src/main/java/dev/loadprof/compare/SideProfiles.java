@@ -1,11 +1,11 @@
 package dev.loadprof.compare;
 
-import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.profile.PprofBuilder;
 import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
+import dev.loadprof.report.FoldedReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -103,18 +103,10 @@ public final class SideProfiles {
       if (!ids.contains(s.runId()) || s.pid() == 0) {
         continue;
       }
-      StringBuilder key = new StringBuilder(clean(all.comm(s.runId(), s.pid())));
-      Frame[] stack = s.stack();
-      for (int i = stack.length - 1; i >= 0; i--) {
-        key.append(';').append(clean(stack[i].symbol()));
-      }
+      StringBuilder key = new StringBuilder(FoldedReport.clean(all.comm(s.runId(), s.pid())));
+      FoldedReport.appendStack(key, s.stack()); // frames named as in flame.folded
       lines.computeIfAbsent(key.toString(), k -> new double[2])[column] +=
           (double) s.wallNs() / ids.size();
     }
-  }
-
-  /** ';' separates frames and a newline ends a line, so neither may appear inside a frame. */
-  private static String clean(String s) {
-    return s.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
   }
 }

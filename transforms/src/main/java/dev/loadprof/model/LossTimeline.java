@@ -46,7 +46,9 @@ public final class LossTimeline implements Serializable {
    * comparison can tell it from the warnings that always leave a run out).
    */
   public static String warning(String source, long lost) {
-    return source + ": perf lost " + lost + " events; loads near those instants may be off.";
+    return source + ": perf lost " + lost + " events; loads near those instants may be off."
+        + " Record with a larger buffer: loadprof record --mmap-pages 2048 (perf record -m"
+        + " 2048; the default is 512 KB a CPU), or a lower --freq.";
   }
 
   /** Whether {@code warning} is the loss warning of {@code run}. */

@@ -12,6 +12,14 @@ import java.util.TreeSet;
  * time span, the names of its processes, and its health counters. Built while the trace is read.
  */
 public final class RunInfo implements Serializable {
+  /**
+   * What a warning says after "SOURCE: " when it names what a per-process recording cannot see
+   * (kernel time, other processes, wait states, switch-out stacks): nothing the analysis got
+   * wrong, and one fix for all (record system-wide as root), so the console tells them as one
+   * info line; summary.json keeps each.
+   */
+  public static final String PER_PROCESS_LIMIT = "per-process recording: ";
+
   /** Stable id of the run: the source file name without directories and compression suffixes. */
   public String runId = "";
   /** The file the run was read from, as given. */

@@ -11,7 +11,7 @@ public final class DamagedPerfDataException extends IOException implements BadIn
   /** What perf prints about a damaged file (perf 6.x), in lower case. */
   private static final String[] SIGNS = {"incompatible file format", "failed to process type",
       "file is truncated", "can't parse", "invalid file", "unexpected end of file",
-      "processing events failed"};
+      "processing events failed", "failed to mmap", "mmap failed"};
 
   public DamagedPerfDataException(String file, String perfSaid) {
     this(file + ": the perf.data file is damaged (perf: " + perfSaid + "); record it again,"

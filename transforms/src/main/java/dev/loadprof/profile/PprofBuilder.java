@@ -28,7 +28,10 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Builds a pprof Profile from load-weighted stacks. Values per sample are [samples/count,
- * cpu/nanoseconds, wall/nanoseconds] with wall the default, so stock pprof shows real time. Every
+ * cpu/nanoseconds, oncpu_real/nanoseconds] with oncpu_real the default, so stock pprof shows
+ * real time: the real (wall-clock) time that the process spent on CPU there, each sample's
+ * period divided by its load. Not "wall", which a Go user reads as on- and off-CPU time
+ * (fgprof's): the off-CPU time is offcpu.pb.gz's. Every
  * sample carries numeric labels load, pid and tid (as perf_data_converter writes pid and tid) and
  * string labels process and run. pprof's -tagfocus reads a value that parses as a number as a
  * numeric range, so ids must be numeric labels for {@code -tagfocus=pid=N} to match.
@@ -38,9 +41,7 @@ import java.util.zip.GZIPOutputStream;
  * mapping's start, limit and offset stay 0, which pprof's ELF reader takes as "addresses already
  * adjusted". The main binary's mapping comes first ({@link MappingOrder}).
  *
- * <p>The duration is the sum of the wall times of the runs in the profile, each its own span:
- * runs are often recorded on different machines or boots, whose clocks cannot be compared. A run
- * none of whose processes is in the profile (unusable, or filtered out) adds nothing.
+ * <p>The duration, start time and comments are {@link ProfileHeader}'s.
  */
 public final class PprofBuilder {
   public static final String FILE_NAME = "profile.pb.gz";
@@ -50,19 +51,14 @@ public final class PprofBuilder {
   public static final String LABEL_TID = "tid";
   public static final String LABEL_PROCESS = "process";
   public static final String LABEL_RUN = "run";
-
-  /**
-   * perf timestamps are usually seconds since boot, not since the epoch; pprof would print those
-   * as a date in 1970. time_nanos is set only when the trace clock is plainly wall-clock time
-   * (perf record -k realtime), i.e. after 2000-01-01.
-   */
-  static final long EPOCH_2000_NS = 946_684_800L * 1_000_000_000L;
+  /** The default sample type: real time on CPU (see the class comment). */
+  public static final String ONCPU_REAL = "oncpu_real";
 
   private final List<RunInfo> runs;
   private final List<StackWeight> stacks;
   private final LoadRange loadFilter;
   private final ProcessNames names;
-  private final Set<String> runsInProfile = new HashSet<>();
+  private final List<ProcessLoad> processes;
 
   public PprofBuilder(
       List<RunInfo> runs,
@@ -75,18 +71,7 @@ public final class PprofBuilder {
     this.stacks.sort(StackOrder.STACKS);
     this.loadFilter = loadFilter;
     this.names = new ProcessNames(runs, processes);
-    processes.forEach(process -> runsInProfile.add(process.runId));
-  }
-
-  /** The object's build id as the first run that knows it states it (perf.data only). */
-  private String buildIdOf(String file) {
-    for (RunInfo r : runs) {
-      String id = r.buildIds.get(file);
-      if (id != null) {
-        return id;
-      }
-    }
-    return null;
+    this.processes = List.copyOf(processes);
   }
 
   /** The profile as a message (parsed back from the bytes {@link #writeTo} writes). */
@@ -111,9 +96,9 @@ public final class PprofBuilder {
     // Field 1, sample_type, comes before the samples (2); the rest (3 on) is a message after them.
     coded.writeMessage(1, valueType(strings, "samples", "count"));
     coded.writeMessage(1, valueType(strings, "cpu", "nanoseconds"));
-    coded.writeMessage(1, valueType(strings, "wall", "nanoseconds"));
+    coded.writeMessage(1, valueType(strings, ONCPU_REAL, "nanoseconds"));
     Profile.Builder p = Profile.newBuilder();
-    p.setDefaultSampleType(strings.id("wall"));
+    p.setDefaultSampleType(strings.id(ONCPU_REAL));
 
     List<StackWeight> kept = new ArrayList<>();
     for (StackWeight s : stacks) {
@@ -123,13 +108,13 @@ public final class PprofBuilder {
     }
 
     Map<String, Long> mappingIds = new HashMap<>();
-    for (String file : MappingOrder.of(kept)) {
+    for (String file : MappingOrder.of(kept, MappingOrder.subjectOf(runs))) {
       long id = mappingIds.size() + 1;
       mappingIds.put(file, id);
       // Symbolized already: pprof must not look for the binaries to symbolize them again.
       Mapping.Builder mapping =
           Mapping.newBuilder().setId(id).setFilename(strings.id(file)).setHasFunctions(true);
-      String buildId = buildIdOf(file);
+      String buildId = ProfileHeader.buildId(runs, file);
       if (buildId != null) {
         mapping.setBuildId(strings.id(buildId));
       }
@@ -223,27 +208,9 @@ public final class PprofBuilder {
     if (!runs.isEmpty()) {
       // Runs normally share one interval; with several, the first run (by id) speaks for all.
       p.setPeriod(runs.get(0).sampleIntervalNs);
-      long start = runs.stream().mapToLong(r -> r.startNs).min().getAsLong();
-      if (start >= EPOCH_2000_NS) {
-        p.setTimeNanos(start);
-      }
-      long duration = 0;
-      for (RunInfo r : runs) {
-        if (runsInProfile.contains(r.runId)) {
-          duration += Math.max(0, r.endNs - r.startNs);
-        }
-      }
-      p.setDurationNanos(duration);
     }
-    for (RunInfo r : runs) {
-      p.addComment(
-          strings.id(
-              "loadprof run " + r.runId + ": source " + r.source + ", event " + r.samplingEvent
-                  + (loadFilter.isAll() ? "" : ", load filter " + loadFilter)));
-      for (String w : r.warnings) {
-        p.addComment(strings.id("warning (" + r.runId + "): " + w));
-      }
-    }
+    ProfileHeader.describe(p, runs, processes,
+        loadFilter.isAll() ? "" : "load filter " + loadFilter, strings::id);
     p.addAllStringTable(strings.strings());
     p.build().writeTo(coded);
     coded.flush();

@@ -1,6 +1,7 @@
 package dev.loadprof.progress;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -15,7 +16,7 @@ public final class JobProgress {
   /** The stages in the order a job goes through them (perf.data is decoded, then read). */
   public enum Stage {
     DECODING("decoding", "pieces", 1),
-    READING("reading", "MB", 1 << 20),
+    READING("reading", "bytes", 1),
     JOINING("joining", "blocks", 1),
     WRITING("writing", "outputs", 1);
 
@@ -30,13 +31,19 @@ public final class JobProgress {
     }
   }
 
-  /** One look at the progress: the current stage, its work done and total (-1: unknown). */
-  public record Snapshot(Stage stage, long done, long total) {}
+  /**
+   * One look at the progress: the current stage, its work done and total (-1: unknown), and the
+   * work to show: for the reading, the bytes of text read (uncompressed), else the work done.
+   */
+  public record Snapshot(Stage stage, long done, long total, long shown) {}
 
   private static final int STAGES = Stage.values().length;
   private static final AtomicLongArray DONE = new AtomicLongArray(STAGES);
   private static final AtomicLongArray TOTAL = new AtomicLongArray(STAGES);
   private static final AtomicInteger CURRENT = new AtomicInteger(-1);
+  /** Bytes of trace text read, after decompression: what the reading shows it has read. */
+  private static final AtomicLong TEXT_READ = new AtomicLong();
+  private static volatile boolean drawnOnTerminal;
 
   private static volatile boolean shownOnConsole;
 
@@ -51,6 +58,20 @@ public final class JobProgress {
     shownOnConsole = true;
   }
 
+  /**
+   * Says that the progress line is drawn on a terminal, where the line alone tells what is
+   * read: the readers' per-input count lines would only push it up (their counts are in
+   * summary.json, and the console's summary says what is off).
+   */
+  public static void drawnOnTerminal(boolean drawn) {
+    drawnOnTerminal = drawn;
+  }
+
+  /** Whether the progress line is drawn on a terminal ({@link #drawnOnTerminal}). */
+  public static boolean isDrawnOnTerminal() {
+    return drawnOnTerminal;
+  }
+
   /** Whether a console in this JVM speaks for the job's progress ({@link #shownOnConsole}). */
   public static boolean isShownOnConsole() {
     return shownOnConsole;
@@ -63,6 +84,12 @@ public final class JobProgress {
       TOTAL.set(i, 0);
     }
     CURRENT.set(-1);
+    TEXT_READ.set(0);
+  }
+
+  /** Counts bytes of trace text read, after decompression (the reading's figure shown). */
+  public static void advanceText(long bytes) {
+    TEXT_READ.addAndGet(bytes);
   }
 
   /** Adds work to a stage's known total, and marks the stage begun. */
@@ -98,7 +125,10 @@ public final class JobProgress {
       return null;
     }
     long total = TOTAL.get(i);
-    return new Snapshot(Stage.values()[i], DONE.get(i), total > 0 ? total : -1);
+    Stage stage = Stage.values()[i];
+    long done = DONE.get(i);
+    return new Snapshot(stage, done, total > 0 ? total : -1,
+        stage == Stage.READING ? TEXT_READ.get() : done);
   }
 
   private static void begin(Stage stage) {

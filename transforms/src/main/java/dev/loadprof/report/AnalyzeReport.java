@@ -106,7 +106,7 @@ public final class AnalyzeReport implements TextReport {
     functions(o, t, strings);
     SummaryJson.timeline(o, TimelineView.of(p.timeline, t.rows()));
     FlameTree.of("all", a.filteredStacksOf(p)).writeTo(o.putArray("flame"), strings);
-    WallHtml.writeTo(o, p, WallView.wallLine(p), strings);
+    WallHtml.writeTo(o, p, WallView.wallLine(p), WallView.laneNames(a, p), strings);
     return o;
   }
 

@@ -60,11 +60,14 @@ public final class ConsoleSummary implements TextReport {
     }
     for (RunInfo r : a.runs()) {
       long malformed = r.health.get(TraceHealth.MALFORMED_LINES);
-      if (malformed != 0 || !r.warnings.isEmpty()) {
+      // What a per-process recording cannot see is the console's info line, not a warning.
+      long warnings = r.warnings.stream()
+          .filter(w -> !w.startsWith(r.source + ": " + RunInfo.PER_PROCESS_LIMIT)).count();
+      if (malformed != 0 || warnings != 0) {
         sb.append(
                 Text.f(
                     "run %s: %d malformed lines, %d warnings (see summary.json)",
-                    r.runId, malformed, r.warnings.size()))
+                    r.runId, malformed, warnings))
             .append('\n');
       }
     }

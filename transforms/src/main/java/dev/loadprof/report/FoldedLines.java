@@ -1,6 +1,7 @@
 package dev.loadprof.report;
 
 import dev.loadprof.model.Frame;
+import dev.loadprof.profile.FoldedFrames;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -38,11 +39,16 @@ final class FoldedLines {
   String frame(Frame f) {
     String known = frameSegments.get(f);
     if (known == null) {
-      String text = FoldedReport.clean(f.symbol());
-      known = segment(FoldedReport.isKernel(f.dso()) ? text + FoldedReport.KERNEL_SUFFIX : text);
+      known = segment(FoldedReport.segment(f.symbol(), f.dso()));
       frameSegments.put(f, known);
     }
     return known;
+  }
+
+  /** The segment of the frame at stack[i] that covers run frames ({@link FoldedFrames}). */
+  private String frame(Frame[] stack, int i, int run) {
+    return run == 1 ? frame(stack[i])
+        : segment(FoldedReport.segment(FoldedFrames.name(stack, i, run), stack[i].dso()));
   }
 
   private String segment(String text) {
@@ -54,7 +60,8 @@ final class FoldedLines {
 
   /**
    * Adds ns to the line {@code first...;root;...;leaf;last...}: the stack is leaf first, and
-   * {@code first} and {@code last} are segments made by this object.
+   * {@code first} and {@code last} are segments made by this object. A run of "[unknown]"
+   * frames is one segment ({@link FoldedFrames}).
    */
   void add(List<String> first, Frame[] stack, List<String> last, long ns) {
     String[] line = new String[first.size() + stack.length + last.size()];
@@ -62,11 +69,16 @@ final class FoldedLines {
     for (String s : first) {
       line[k++] = s;
     }
-    for (int i = stack.length - 1; i >= 0; i--) {
-      line[k++] = frame(stack[i]);
+    for (int i = stack.length - 1; i >= 0; ) {
+      int run = FoldedFrames.runLength(stack, i);
+      line[k++] = frame(stack, i, run);
+      i -= run;
     }
     for (String s : last) {
       line[k++] = s;
+    }
+    if (k < line.length) {
+      line = Arrays.copyOf(line, k);
     }
     lines.computeIfAbsent(Arrays.asList(line), l -> new long[1])[0] += ns;
   }

@@ -12,8 +12,11 @@ import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.ProcessKey;
 import dev.loadprof.profile.Index;
+import dev.loadprof.profile.MappingOrder;
 import dev.loadprof.profile.PprofBuilder;
 import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.ProfileHeader;
+import dev.loadprof.profile.StackWeight;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,7 +31,9 @@ import java.util.zip.GZIPOutputStream;
  * offcpu.pb.gz: the off-CPU profile for go tool pprof. Sample type off_cpu/nanoseconds (thread
  * time spent waiting); one sample per thread and distinct (state, switch-out stack), whose leaf
  * frame is the state, labelled like profile.pb.gz (numeric pid and tid, process and run) plus a
- * string label state. Narrowed like the profile (--tid, -C, --time, --load).
+ * string label state. Narrowed like the profile (--tid, -C, --time, --load). As profile.pb.gz:
+ * the subject's program is the first mapping, so pprof names it ("File:"), and the duration and
+ * the comments (runs, warnings) are {@link ProfileHeader}'s.
  */
 public final class OffCpuPprofReport implements Report {
   public static final String FILE_NAME = "offcpu.pb.gz";
@@ -114,6 +119,23 @@ public final class OffCpuPprofReport implements Report {
     p.addSampleType(valueType(strings, "off_cpu", "nanoseconds"));
     p.setPeriodType(valueType(strings, "off_cpu", "nanoseconds"));
     Map<String, Long> mappings = new HashMap<>();
+    List<StackWeight> byWait = new ArrayList<>(rows.size());
+    for (Row r : rows) { // weighed by off-CPU time to find the main binary
+      byWait.add(new StackWeight(r.process().runId, r.process().pid, r.waitKey().tid(), 0,
+          r.waitKey().stack(), 1, r.ns()));
+    }
+    for (String file : MappingOrder.of(byWait, MappingOrder.subjectOf(a.runs()))) {
+      if (!file.isEmpty()) {
+        mappings.put(file, (long) mappings.size() + 1);
+        Mapping.Builder mapping = Mapping.newBuilder().setId(mappings.size())
+            .setFilename(strings.id(file)).setHasFunctions(true);
+        String buildId = ProfileHeader.buildId(a.runs(), file);
+        if (buildId != null) {
+          mapping.setBuildId(strings.id(buildId));
+        }
+        p.addMapping(mapping);
+      }
+    }
     Map<Frame, Long> locations = new HashMap<>();
     Map<String, Long> functions = new HashMap<>();
     long pidKey = strings.id(PprofBuilder.LABEL_PID);
@@ -138,6 +160,8 @@ public final class OffCpuPprofReport implements Report {
       sample.addLabel(Label.newBuilder().setKey(runKey).setStr(strings.id(r.process().runId)));
       p.addSample(sample);
     }
+    ProfileHeader.describe(p, a.runs(), a.processes(),
+        a.loadFilter().isAll() ? "" : "load filter " + a.loadFilter(), strings::id);
     p.addAllStringTable(strings.strings());
     return p.build();
   }

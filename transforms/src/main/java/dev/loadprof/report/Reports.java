@@ -29,6 +29,7 @@ public final class Reports {
       new FoldedReport(),
       new OffCpuPprofReport(),
       new OffCpuFoldedReport(),
+      new SpeedscopeReport(),
       new SummaryJson(),
       new AnalyzeReport(),
       new GroupsReport(),

@@ -36,9 +36,9 @@ public record SerialFraction(long serialNs, long onCpuNs) {
     return f == 0 ? Double.POSITIVE_INFINITY : 1 / f;
   }
 
-  /** "0.2500", or "-" when not defined. */
+  /** "25.00%", or "-" when not defined. */
   public String fractionText() {
-    return defined() ? Text.f("%.4f", fraction()) : "-";
+    return defined() ? Text.f("%.2f%%", 100 * fraction()) : "-"; // a unit on every figure
   }
 
   /** "4.00x", "inf" when nothing ran serially, "-" when not defined. */

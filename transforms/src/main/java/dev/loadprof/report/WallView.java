@@ -2,9 +2,13 @@ package dev.loadprof.report;
 
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.model.Frame;
+import dev.loadprof.model.ProcessKey;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.ThreadState;
+import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.profile.StackWeight;
+import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import dev.loadprof.wall.ThreadStates;
 import dev.loadprof.wall.WaitFilter;
@@ -50,7 +54,7 @@ public final class WallView {
         continue;
       }
       if (!"cpu".equals(r.lanes)) {
-        r.warnings.add(r.source + ": a per-process recording: its switch records say only"
+        r.warnings.add(r.source + ": " + RunInfo.PER_PROCESS_LIMIT + "its switch records say only"
             + " whether a thread was preempted (runnable); other waits are 'unknown', and who"
             + " held the CPU meanwhile is not known (record system-wide with sched_switch for"
             + " sleeping, disk and interference)");
@@ -59,7 +63,10 @@ public final class WallView {
             + " or the run was archived before loadprof kept them: waits are 'unknown'"
             + " (record sched:sched_switch with perf script's 'trace' field)");
       }
-      if (!stacks) {
+      if (!stacks && !"cpu".equals(r.lanes)) { // perf gives switch-out stacks only to root
+        r.warnings.add(r.source + ": " + RunInfo.PER_PROCESS_LIMIT + "no switch-out call chains:"
+            + " the off-CPU profile (offcpu.pb.gz, offcpu.folded) shows states without stacks");
+      } else if (!stacks) {
         r.warnings.add(r.source + ": no switch-out call chains (record with -g): the off-CPU"
             + " profile (offcpu.pb.gz, offcpu.folded) shows states without stacks");
       }
@@ -77,7 +84,7 @@ public final class WallView {
     return off;
   }
 
-  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40, disk 0.20", or null. */
+  /** "wall 1.850 s = on CPU 1.222 s + waiting 0.628 s: sleeping 0.40 s, disk 0.20 s", or null. */
   static String wallLine(ProcessLoad p) {
     ThreadStateSummary s = p.threadStates;
     if (s == null) {
@@ -91,7 +98,7 @@ public final class WallView {
     String sep = ": ";
     for (ThreadState st : order) {
       if (byState[st.ordinal()] >= 5e6) {
-        line.append(sep).append(st.label).append(Text.f(" %.2f", byState[st.ordinal()] / 1e9));
+        line.append(sep).append(st.label).append(Text.f(" %.2f s", byState[st.ordinal()] / 1e9));
         sep = ", ";
       }
     }
@@ -123,6 +130,47 @@ public final class WallView {
   }
 
   /**
+   * report.html's name of each thread lane: the main thread by its process's name, the others by
+   * tid (perf's per-thread names are not kept past the reader), each with its top function: the
+   * leaf of its most real time on CPU, else where it waited longest ("tid 10525 · worker_loop").
+   */
+  static Map<Integer, String> laneNames(Analysis a, ProcessLoad p) {
+    Map<Integer, Map<String, Long>> onCpu = new TreeMap<>();
+    for (StackWeight s : a.threadStacks()) {
+      if (s.pid() == p.pid && s.runId().equals(p.runId) && s.stack().length > 0) {
+        onCpu.computeIfAbsent(s.tid(), t -> new TreeMap<>())
+            .merge(s.stack()[0].symbol(), s.wallNs(), Long::sum);
+      }
+    }
+    Map<Integer, Map<String, Double>> waited = new TreeMap<>();
+    if (p.threadStates != null) {
+      p.threadStates.waits.forEach((w, ns) -> waited.computeIfAbsent(w.tid(),
+          t -> new TreeMap<>()).merge(where(w.stack().frames()), ns, Double::sum));
+    }
+    Map<Integer, String> names = new TreeMap<>();
+    for (int tid : p.stateTimeline == null ? List.<Integer>of()
+        : p.stateTimeline.lanes.stream().map(StateTimeline.Lane::tid).toList()) {
+      String thread = tid == ProcessKey.pid(p.pid)
+          ? Printable.escape(a.comm(p.runId, p.pid)) + " (main)" : "tid " + tid;
+      String top = onCpu.containsKey(tid) ? top(onCpu.get(tid))
+          : waited.containsKey(tid) ? top(waited.get(tid)) : null;
+      names.put(tid, top == null ? thread : thread + " · " + Printable.escape(top));
+    }
+    return names;
+  }
+
+  /** The key of the largest value, the first by name of equals. */
+  private static <N extends Number> String top(Map<String, N> byName) {
+    String best = null;
+    for (Map.Entry<String, N> e : byName.entrySet()) {
+      if (best == null || e.getValue().doubleValue() > byName.get(best).doubleValue()) {
+        best = e.getKey();
+      }
+    }
+    return best;
+  }
+
+  /**
    * Where a thread waits: its innermost frame in the program (outside the kernel and the C
    * library, which only pass the wait on), else outside the kernel, else the leaf.
    */
@@ -132,7 +180,7 @@ public final class WallView {
     }
     Frame outsideKernel = null;
     for (Frame f : stack) {
-      if (FoldedReport.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
+      if (FoldedFrames.isKernel(f.dso()) || f.symbol().equals("[unknown]")) {
         continue;
       }
       if (!isSystemLibrary(f.dso())) {

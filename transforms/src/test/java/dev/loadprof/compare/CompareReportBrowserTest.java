@@ -267,7 +267,7 @@ class CompareReportBrowserTest {
         .toString());
     assertTrue(matched.stream().allMatch(n -> n.contains("section")), matched.toString());
     assertTrue(tab.evaluate("document.querySelector('#flame .controls .note').textContent")
-        .asText().contains(" frames match: "));
+        .asText().matches("matched [0-9.]+% of the candidate real time shown \\(\\d+ frames\\)"));
     tab.screenshotOf("#flame", OUT.resolve("report-compare-search.png"));
     // Widths: the larger of the two sides keeps frames that only the baseline has.
     tab.click("#flame input[type=radio][value=max]");

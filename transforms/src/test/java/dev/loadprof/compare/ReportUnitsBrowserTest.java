@@ -115,6 +115,28 @@ class ReportUnitsBrowserTest {
     }
     assertTrue(rows.size() > 0, "change points shown");
     assertUnits(tab, "#changes", json.get("changes"), metrics);
+    // One unit per axis (issue 34): a time axis read "750.00 ms" under "1.000 s".
+    JsonNode axes = tab.evaluate("[...document.querySelectorAll('svg.trend')].map(s =>"
+        + " [...s.querySelectorAll('g.axis text[text-anchor=end]')].map(t => t.textContent)"
+        + ".filter(t => t !== '0'))");
+    int timeAxes = 0;
+    for (JsonNode axis : axes) {
+      java.util.Set<String> units = new java.util.TreeSet<>();
+      axis.forEach(t -> {
+        Matcher m = DURATION.matcher(t.asText());
+        if (m.matches()) {
+          units.add(m.group(1));
+        }
+      });
+      assertTrue(units.size() <= 1, "one unit on an axis: " + axis);
+      timeAxes += units.size();
+    }
+    assertTrue(timeAxes > 0, "time axes checked: " + axes);
+    // An axis up to 1 s: its 0.75 s tick in seconds too, not "750.00 ms" (as nightly.html had).
+    JsonNode ticks = tab.evaluate("[...Charts.trend('t', ['2026-01-01', '2026-01-02'], [{id: 'x',"
+        + " label: 'x', points: [['2026-01-01', 9e8, 1], ['2026-01-02', 1e9, 1]]}], [], LP.seconds)"
+        + ".querySelectorAll('g.axis text[text-anchor=end]')].map(t => t.textContent)");
+    assertEquals("[\"0\",\"0.250 s\",\"0.500 s\",\"0.750 s\",\"1.000 s\"]", ticks.toString());
     assertEquals(List.of(), tab.errors(), "no console errors");
   }
 

@@ -39,8 +39,8 @@ class PprofBuilderTest {
     for (ValueType t : p.getSampleTypeList()) {
       types.add(st.get((int) t.getType()) + "/" + st.get((int) t.getUnit()));
     }
-    assertEquals(List.of("samples/count", "cpu/nanoseconds", "wall/nanoseconds"), types);
-    assertEquals("wall", st.get((int) p.getDefaultSampleType()));
+    assertEquals(List.of("samples/count", "cpu/nanoseconds", "oncpu_real/nanoseconds"), types);
+    assertEquals("oncpu_real", st.get((int) p.getDefaultSampleType()));
     assertEquals("cpu", st.get((int) p.getPeriodType().getType()));
     assertEquals("nanoseconds", st.get((int) p.getPeriodType().getUnit()));
     assertEquals(1_000_000L, p.getPeriod());
@@ -50,7 +50,8 @@ class PprofBuilderTest {
 
     List<String> comments = new ArrayList<>();
     p.getCommentList().forEach(c -> comments.add(st.get(c.intValue())));
-    assertThat(comments, hasItem("loadprof run trace-a: source /traces/trace-a.txt.gz, event cpu-clock"));
+    assertThat(comments, hasItem("loadprof run trace-a: source /traces/trace-a.txt.gz, event"
+        + " cpu-clock; duration 11.000 s, the run's span (no run intervals)"));
     assertThat(comments,
         hasItem("warning (trace-b): context switches were sampled; loads are estimated"));
 

@@ -21,9 +21,10 @@ class JobProgressTest {
     JobProgress.advance(Stage.READING, 40);
     JobProgress.expect(Stage.JOINING, 10);
     JobProgress.advanceAlongside(Stage.JOINING, 6);
-    assertEquals(new Snapshot(Stage.READING, 40, 100), JobProgress.snapshot());
+    JobProgress.advanceText(250); // the 40 bytes read were compressed: 250 bytes of text
+    assertEquals(new Snapshot(Stage.READING, 40, 100, 250), JobProgress.snapshot());
     JobProgress.advance(Stage.READING, 60);
     JobProgress.advance(Stage.JOINING, 0); // the reading is over
-    assertEquals(new Snapshot(Stage.JOINING, 6, 10), JobProgress.snapshot());
+    assertEquals(new Snapshot(Stage.JOINING, 6, 10, 6), JobProgress.snapshot());
   }
 }

@@ -165,11 +165,6 @@ class AnalyzeReportBrowserTest {
     assertEquals(List.of(), tab.errors(), "no console errors");
   }
 
-  /** As the page formats a duration (LP.seconds). */
-  private static String seconds(long ns) {
-    return ns >= 1e9 ? f("%.3f s", ns / 1e9) : f("%.2f ms", ns / 1e6);
-  }
-
   private static List<String> names(JsonNode array) {
     List<String> out = new ArrayList<>();
     array.forEach(n -> out.add(n.asText()));
@@ -217,8 +212,8 @@ class AnalyzeReportBrowserTest {
         + top.get(2).get("flat_real_pct").asDouble();
     String status = tab.evaluate("document.querySelector('#flame .controls .note').textContent")
         .asText();
-    assertTrue(status.contains(" frames match: "), status);
-    double shown = Double.parseDouble(status.replaceAll(".*match: ([0-9.]+)%.*", "$1"));
+    assertTrue(status.startsWith("matched "), status);
+    double shown = Double.parseDouble(status.replaceAll("^matched ([0-9.]+)%.*", "$1"));
     assertEquals(expected, shown, 0.5, status);
     tab.screenshotOf("#flame", OUT.resolve("report-analyze-search.png"));
     assertEquals(List.of(), tab.errors());
@@ -233,7 +228,9 @@ class AnalyzeReportBrowserTest {
     assertEquals("parallel_phase", parallel.get("name").asText());
     // The frame's figures: real time of the stacks through it (cum_wall_ns); its CPU time also
     // counts the few samples in functions it calls, so it is within 1% of the flat figure.
-    assertTrue(tip.contains("real time: " + seconds(parallel.get("cum_wall_ns").asLong())), tip);
+    // One unit in the tooltip, that of its larger figure (CPU time, 1.98 s): real time in s too.
+    assertTrue(tip.contains("real time: " + f("%.3f s", parallel.get("cum_wall_ns").asLong()
+        / 1e9)), tip);
     double cpuS = Double.parseDouble(tip.replaceAll("(?s).*CPU time: ([0-9.]+) s.*", "$1"));
     assertEquals(parallel.get("flat_cpu_ns").asLong() / 1e9, cpuS,
         0.01 * parallel.get("flat_cpu_ns").asLong() / 1e9, tip);

@@ -51,12 +51,7 @@ class FoldedLinesTest {
         long ns = rnd.nextInt(3); // 0: merged, but not printed when its sum is 0
         lines.add(List.of(lines.name(comm)), stack, last, ns);
         StringBuilder key = new StringBuilder(FoldedReport.clean(comm));
-        for (int i = stack.length - 1; i >= 0; i--) {
-          key.append(';').append(FoldedReport.clean(stack[i].symbol()));
-          if (FoldedReport.isKernel(stack[i].dso())) {
-            key.append(FoldedReport.KERNEL_SUFFIX);
-          }
-        }
+        FoldedReport.appendStack(key, stack); // empty names are "[unknown]": runs of them too
         if (!last.isEmpty()) {
           key.append(";sleeping");
         }

@@ -73,7 +73,7 @@ class GoPprofTest {
 
   @Test
   void topFlatPercentEqualsFunctionsTxt() throws Exception {
-    Map<String, String> top = topRows(pprof.run("-top", "-sample_index=wall", profile.toString()));
+    Map<String, String> top = topRows(pprof.run("-top", "-sample_index=oncpu_real", profile.toString()));
     assertEquals(functionsFlat.keySet(), top.keySet());
     for (var e : top.entrySet()) {
       double pprofPct = Double.parseDouble(e.getValue());

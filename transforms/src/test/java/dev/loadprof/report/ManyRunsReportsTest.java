@@ -119,7 +119,7 @@ class ManyRunsReportsTest {
     assertEquals(4000, half.onCpuNs());
     assertThat(half.fraction(), closeTo(0.5, 1e-12));
     assertThat(half.amdahlLimit(), closeTo(2, 1e-12));
-    assertEquals("0.5000", half.fractionText());
+    assertEquals("50.00%", half.fractionText());
     assertEquals("2.00x", half.limitText());
 
     SerialFraction none = SerialFraction.of(new long[] {0, 0, 5000});
@@ -219,8 +219,8 @@ class ManyRunsReportsTest {
     Analysis single = Fixtures.singleProcess();
     assertFalse(single.hasManyRunsReports());
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "offcpu.folded", "offcpu.pb.gz",
-            "profile.pb.gz", "report.html",
+        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "histogram.txt",
+            "offcpu.folded", "offcpu.pb.gz", "profile.pb.gz", "report.html",
             "summary.json", "summary.txt"),
         new ArrayList<>(ReportsTest.writeAll(single).keySet()));
     assertThat(new ConsoleSummary().render(single), org.hamcrest.Matchers.not(containsString("Runs")));
@@ -230,8 +230,8 @@ class ManyRunsReportsTest {
             GroupBy.parse("host"));
     Map<String, byte[]> withGroups = ReportsTest.writeAll(grouped);
     assertEquals(
-        List.of("flame.folded", "functions.txt", "groups.txt", "histogram.txt", "offcpu.folded",
-            "offcpu.pb.gz", "profile.pb.gz",
+        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "groups.txt",
+            "histogram.txt", "offcpu.folded", "offcpu.pb.gz", "profile.pb.gz",
             "report.html", "runs.txt", "summary.json", "summary.txt"),
         new ArrayList<>(withGroups.keySet()));
     // The files a single run always had are byte for byte the same with a grouping.

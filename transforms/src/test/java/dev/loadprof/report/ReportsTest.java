@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
 import java.io.ByteArrayOutputStream;
@@ -88,11 +89,11 @@ class ReportsTest {
   void foldedMarksKernelFramesLikeStackcollapsePerf() {
     for (String kernel : List.of("[kernel.kallsyms]", "[nf_conntrack]", "[vdso]",
         "/lib/modules/6.1.0/build/vmlinux")) {
-      assertTrue(FoldedReport.isKernel(kernel), kernel);
+      assertTrue(FoldedFrames.isKernel(kernel), kernel);
     }
     for (String user : List.of("[unknown]", "", "/usr/lib/x86_64-linux-gnu/libc.so.6",
         "/tmp/rec/workloads/phases", "/tmp/perf-42.map")) {
-      assertFalse(FoldedReport.isKernel(user), user);
+      assertFalse(FoldedFrames.isKernel(user), user);
     }
     String folded = new FoldedReport().render(Fixtures.mixed(LoadRange.ALL));
     assertThat(folded, containsString("trace-a;db;main;commit;spin_lock_[k] 3000000000\n"));
@@ -148,7 +149,8 @@ class ReportsTest {
   @Test
   void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "functions.txt", "histogram.txt", "offcpu.folded", "offcpu.pb.gz",
+        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "histogram.txt",
+            "offcpu.folded", "offcpu.pb.gz",
             "profile.pb.gz", "report.html",
             "summary.json", "summary.txt"),
         new ArrayList<>(writeAll(Fixtures.classic()).keySet()));

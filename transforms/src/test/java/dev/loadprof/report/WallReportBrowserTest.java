@@ -82,7 +82,14 @@ class WallReportBrowserTest {
         + " })()").asText());
     tab.hover("#thread-states rect.seg[data-state=disk]");
     String tip = tab.evaluate("document.getElementById('lp-tip').innerText").asText();
-    assertTrue(tip.contains("disk") && tip.contains("tid "), tip);
+    assertTrue(tip.contains("disk") && (tip.contains("tid ") || tip.contains("(main)")), tip);
+    // Lanes named by thread and top function (issue 34): "stalls (main) · make_item".
+    String mainLane = tab.evaluate("document.querySelector('#thread-states g.lane text')"
+        + ".textContent").asText();
+    assertTrue(mainLane.startsWith("stalls (main) · "), mainLane);
+    // One unit per tooltip: the thread's time per state all in ms or all in s.
+    String perState = tip.substring(tip.indexOf("the thread over the axis"));
+    assertTrue(!perState.contains(" ms") || !perState.matches("(?s).*\\d s\\b.*"), perState);
 
     // Off CPU: the states as leaves, the waits' functions under them; zoom works as on the left.
     for (String state : List.of("sleeping", "disk", "runnable")) {

@@ -37,7 +37,9 @@ public final class RequiredTools {
     MAKE(List.of("make"), null, "apt-get install -y make",
         "the tests that build ../shared/workloads"),
     CXXFILT(List.of("c++filt"), null, "apt-get install -y binutils", "the demangler tests"),
-    RUSTC(List.of("rustc"), null, "apt-get install -y rustc", "the Rust symbol test");
+    RUSTC(List.of("rustc"), null, "apt-get install -y rustc", "the Rust symbol test"),
+    TMUX(List.of("tmux"), null, "apt-get install -y tmux",
+        "the progress line's 80-column terminal test");
 
     final List<String> names;
     final String override;

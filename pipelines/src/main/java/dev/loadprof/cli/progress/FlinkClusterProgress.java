@@ -226,7 +226,7 @@ public final class FlinkClusterProgress implements Supplier<ProgressView>, AutoC
     return switch (stage) {
       case DECODING -> new ProgressView(stage.label, stage.unit, 1,
           m.path("write-records").asLong(), finishedFeederRecords(job, "/Plan perf.data pieces/"));
-      case READING -> new ProgressView(stage.label, stage.unit, 1,
+      case READING -> new ProgressView(stage.label, "records", 1, // records read, not bytes
           m.path("write-records").asLong(), -1);
       case JOINING -> {
         long done = m.path("read-records").asLong();

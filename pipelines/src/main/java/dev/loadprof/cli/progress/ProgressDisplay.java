@@ -2,35 +2,33 @@ package dev.loadprof.cli.progress;
 
 import dev.loadprof.progress.JobProgress;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import me.tongfei.progressbar.DelegatingProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
 
 /**
- * The progress line of a running job on stderr: the stage, work done of the total where known,
- * a rate and an estimate, redrawn in place twice a second from a source of {@link ProgressView}s:
+ * The progress line of a running job on stderr: the stage, its percentage, bar, work read, rate,
+ * time elapsed and time left, as many of those as fit the terminal's width ({@link
+ * ProgressLine}), redrawn in place twice a second from a source of {@link ProgressView}s:
  * {@link JobProgress} for a job in this JVM, the cluster's REST API for a job on a Flink cluster
- * ({@link FlinkClusterProgress}). Nothing is
- * drawn in a job's first 2 s, so short jobs print exactly what they did before. Each finished
- * stage keeps its last line. Drawing is me.tongfei:progressbar's, fed through a consumer that
- * writes to the job's own stderr stream (no terminal library is opened), and driven by this
- * display's own ticks (the library's timer is left idle): what is drawn when depends only on the
- * ticks and the clock, which tests give by hand. A log line written to System.err meanwhile
- * starts on a line of its own, and the next redraw puts the progress under it.
+ * ({@link FlinkClusterProgress}). Nothing is drawn in a job's first 2 s, so short jobs print
+ * exactly what they did before. On a terminal one line is redrawn through every stage and
+ * erased at the end, so that only the job's summary stays; elsewhere (--progress into a file)
+ * each stage keeps its last line. Drawing depends only on this display's ticks and clock, which
+ * tests give by hand. A log line written to System.err meanwhile starts on a line of its own,
+ * and the next redraw puts the progress under it.
  */
 public final class ProgressDisplay implements AutoCloseable {
   static final long SHOW_AFTER_MS = 2_000;
   static final int REDRAW_MS = 500;
-  private static final int WIDTH = 100;
+  /** The width of a line that goes to a file, which nothing wraps. */
+  private static final int FILE_WIDTH = 100;
 
   private final PrintStream err;
   private final boolean terminal;
+  private final int width;
   private final PrintStream systemErr = System.err;
   private final ScheduledExecutorService ticker;
   private final LongSupplier clock;
@@ -38,8 +36,10 @@ public final class ProgressDisplay implements AutoCloseable {
   private final Supplier<ProgressView> source;
   private final boolean enabled;
   private final AutoCloseable sourceStop;
+  /** The stage on the line, and where and when its line began. */
   private String shown;
-  private ProgressBar bar;
+  private ProgressView stageStart;
+  private long stageStartNs;
   private boolean lineDrawn;
   /** After close: a tick that was already on its way draws nothing more. */
   private boolean closed;
@@ -53,6 +53,7 @@ public final class ProgressDisplay implements AutoCloseable {
     this.source = source;
     this.sourceStop = sourceStop;
     this.terminal = terminal;
+    this.width = terminal ? Terminal.columns() : FILE_WIDTH;
     this.enabled = enabled;
     this.ticker = enabled && ticking ? Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "loadprof-progress");
@@ -87,6 +88,7 @@ public final class ProgressDisplay implements AutoCloseable {
       boolean ticking) {
     JobProgress.reset();
     JobProgress.shownOnConsole(); // even when not drawn: in a pipe or with --quiet, stay quiet
+    JobProgress.drawnOnTerminal(enabled && terminal);
     ProgressDisplay display = new ProgressDisplay(err, enabled, terminal, source, sourceStop,
         clock, ticking);
     if (enabled) {
@@ -104,41 +106,29 @@ public final class ProgressDisplay implements AutoCloseable {
   /** One redraw: the line of the source's progress now, once the job is 2 s old. */
   synchronized void tick() {
     try {
-      if (closed || !enabled || clock.getAsLong() - startNs < SHOW_AFTER_MS * 1_000_000L) {
+      long now = clock.getAsLong();
+      if (closed || !enabled || now - startNs < SHOW_AFTER_MS * 1_000_000L) {
         return;
       }
-      ProgressView now = source.get();
-      if (now == null) {
+      ProgressView view = source.get();
+      if (view == null) {
         return;
       }
-      if (!now.label().equals(shown)) {
+      if (!view.label().equals(shown)) {
         finishLine();
-        shown = now.label();
-        bar = newBar(now);
+        shown = view.label();
+        stageStart = view;
+        stageStartNs = now;
       }
-      bar.maxHint(now.total());
-      bar.stepTo(now.done());
-      bar.refresh();
+      draw(ProgressLine.render(view, stageStart, now - stageStartNs, now - startNs, width));
     } catch (RuntimeException e) {
       // The progress line is a courtesy; it must never disturb the job.
     }
   }
 
-  private ProgressBar newBar(ProgressView at) {
-    return new ProgressBarBuilder()
-        .setTaskName(at.label())
-        .setInitialMax(at.total())
-        .setRenderer(new ClockRenderer(" " + at.unit(), at.unitSize(), clock))
-        .continuousUpdate() // each refresh draws, also when only the rate and estimate moved
-        .setUpdateIntervalMillis(Integer.MAX_VALUE) // redrawn by tick(), not the library's timer
-        .startsFrom(at.done(), Duration.ZERO)
-        .setConsumer(new DelegatingProgressBarConsumer(this::draw, WIDTH))
-        .build();
-  }
-
   private void draw(String line) {
     synchronized (err) {
-      err.print('\r' + line);
+      err.print('\r' + line + (terminal ? "\033[K" : ""));
       err.flush();
       lineDrawn = true;
     }
@@ -181,17 +171,16 @@ public final class ProgressDisplay implements AutoCloseable {
     }
   }
 
-  /** Draws the finished stage's last state and leaves it on its own line. */
+  /**
+   * Before the next stage's line: on a terminal the line is redrawn in place; elsewhere the
+   * finished stage keeps its last line.
+   */
   private void finishLine() {
-    if (bar != null) {
-      bar.close();
-      synchronized (err) {
-        if (lineDrawn) {
-          err.println();
-          lineDrawn = false;
-        }
+    synchronized (err) {
+      if (lineDrawn && !terminal) {
+        err.println();
+        lineDrawn = false;
       }
-      bar = null;
     }
   }
 
@@ -210,11 +199,17 @@ public final class ProgressDisplay implements AutoCloseable {
       ticker.shutdownNow();
     }
     if (enabled) {
-      ProgressView last = lastView();
-      if (bar != null && last != null && last.label().equals(shown)) {
-        bar.stepTo(last.done()); // the last line shows where the job ended
+      if (terminal) {
+        makeRoom(); // the summary follows on a clean line: no progress stays on screen
+      } else {
+        ProgressView last = lastView();
+        if (lineDrawn && last != null && last.label().equals(shown)) {
+          long now = clock.getAsLong(); // the last line shows where the job ended
+          draw(ProgressLine.render(last, stageStart, now - stageStartNs, now - startNs, width));
+        }
+        finishLine();
       }
-      finishLine();
+      JobProgress.drawnOnTerminal(false);
       if (System.err != systemErr) {
         System.setErr(systemErr);
       }

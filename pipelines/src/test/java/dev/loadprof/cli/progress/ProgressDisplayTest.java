@@ -60,30 +60,34 @@ class ProgressDisplayTest {
   private static final long SECOND = 1_000_000_000L;
 
   @Test
-  void drawsTheStageDoneOfTotalRateAndEstimateAfterTwoSeconds() {
+  void drawsTheStagePercentRateAndEstimateAfterTwoSeconds() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     AtomicLong clock = new AtomicLong(7 * SECOND); // any origin
     try (ProgressDisplay display = onClock(true, err, clock)) {
       JobProgress.addTotal(Stage.READING, 400L << 20);
       JobProgress.advance(Stage.READING, 100L << 20);
+      JobProgress.advanceText(300L << 20); // compressed 1:3
       clock.addAndGet(ProgressDisplay.SHOW_AFTER_MS * 1_000_000L - 1);
       display.tick();
       assertEquals("", drawn(bytes), "a job younger than 2 s draws nothing");
       clock.addAndGet(1);
       JobProgress.advance(Stage.READING, 100L << 20);
+      JobProgress.advanceText(300L << 20);
       display.tick();
       String line = drawn(bytes);
-      assertThat(line, containsString("\rreading"));
-      assertThat(line, containsString("200/400 MB"));
-      assertThat(line, containsString("? MB/s")); // no time on the line's clock yet
+      assertThat(line, containsString("\rreading  50% ["));
+      assertThat(line, containsString("600.0 MB read")); // the text, not the compressed input
+      assertThat(line, containsString("elapsed 0:02"));
+      assertThat(line, containsString("left ?")); // no time on the line's clock yet
       clock.addAndGet(SECOND);
       JobProgress.advance(Stage.READING, 100L << 20);
+      JobProgress.advanceText(300L << 20);
       display.tick();
       line = drawn(bytes);
-      assertThat(line, containsString("300/400 MB"));
-      assertThat(line, containsString("100.0 MB/s")); // 100 MB in the line's 1 s
-      assertThat(line, containsString(" / 0:00:01)")); // elapsed / estimate: 100 MB left
+      assertThat(line, containsString("\rreading  75% ["));
+      assertThat(line, containsString("900.0 MB read, 300.0 MB/s")); // 300 MB of text in 1 s
+      assertThat(line, containsString("elapsed 0:03, left 0:01")); // 100 MB of input left
       assertFalse(line.contains("\n"), "redrawn in place: " + line);
       JobProgress.expect(Stage.JOINING, 10);
       JobProgress.advance(Stage.JOINING, 4);
@@ -91,9 +95,34 @@ class ProgressDisplayTest {
       display.tick();
     }
     String all = drawn(bytes);
-    assertThat(all, containsString("\n\rjoining")); // the finished stage keeps its line
+    assertThat(all, containsString("\n\rjoining  40% [")); // in a file a stage keeps its line
     assertThat(all, containsString("4/10 blocks"));
     assertTrue(all.endsWith("\n"), "the console's next line starts on a line of its own");
+  }
+
+  @Test
+  void onATerminalOneLineIsRedrawnThroughTheStagesAndErasedAtTheEnd() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    AtomicLong clock = new AtomicLong();
+    try (ProgressDisplay display = ProgressDisplay.start(true, true, err, ProgressView.LOCAL,
+        () -> { }, clock::get, false)) {
+      assertTrue(JobProgress.isDrawnOnTerminal(), "the readers' count lines stay out of it");
+      JobProgress.addTotal(Stage.READING, 100);
+      JobProgress.advance(Stage.READING, 50);
+      clock.addAndGet(3 * SECOND);
+      display.tick();
+      JobProgress.advance(Stage.READING, 50);
+      JobProgress.expect(Stage.JOINING, 10);
+      JobProgress.advance(Stage.JOINING, 4);
+      clock.addAndGet(SECOND);
+      display.tick();
+    }
+    String all = drawn(bytes);
+    assertFalse(all.contains("\n"), all);
+    assertThat(all, containsString("\rjoining  40% ["));
+    assertTrue(all.endsWith("\r\033[K"), "the line is erased: " + all);
+    assertFalse(JobProgress.isDrawnOnTerminal());
   }
 
   @Test

@@ -7,9 +7,11 @@ import dev.loadprof.perfdata.PerfDataHeader;
 import dev.loadprof.perfdata.symbols.SymbolSources;
 import dev.loadprof.perfdata.symbols.Symbolizer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -19,10 +21,11 @@ import java.nio.file.StandardOpenOption;
  * downstream is the same whichever way a recording was decoded. Frames are symbolized by a
  * {@link Symbolizer} fed from the file's MMAP records.
  *
- * <p>What it does not decode (pipe mode, big-endian, compressed records, an unknown tracepoint
- * format, DWARF call graphs) is refused by {@link #open} with an
- * {@link UnsupportedPerfDataException} before any event is sent, so the caller can decode that
- * file with perf script instead.
+ * <p>It reads files written to a file and in pipe mode ({@code perf record -o -}), saved or
+ * live on a stream, with records compressed ({@code perf record -z}) or not. What it does not
+ * decode (big-endian, AUX data, an unknown tracepoint format, DWARF call graphs) is refused by
+ * {@link #open} with an {@link UnsupportedPerfDataException} before any event is sent, so the
+ * caller can decode that file with perf script instead.
  */
 public final class NativePerfDataReader {
   private static final int FINISHED_ROUND = 68;
@@ -32,33 +35,94 @@ public final class NativePerfDataReader {
    */
   private static final int MAX_THREADS = 4;
 
+  /** Opens the records of the data, from the first after the header on. */
+  private interface Records {
+    RecordSource open() throws IOException;
+  }
+
   private final PerfDataFile file;
   private final SchedRecords sched;
   private final SymbolSources symbols;
+  private final Records source;
   private long records;
   private long throttledNs;
   private UnreadData unread = new UnreadData(0);
 
-  private NativePerfDataReader(PerfDataFile file, SchedRecords sched, SymbolSources symbols) {
+  private NativePerfDataReader(PerfDataFile file, SymbolSources symbols, Records source)
+      throws IOException {
+    refuseDwarfCallGraphs(file);
     this.file = file;
-    this.sched = sched;
+    this.sched = new SchedRecords(file);
     this.symbols = symbols;
+    this.source = source;
   }
 
-  /** Reads the file's header; throws {@link UnsupportedPerfDataException} if perf script must. */
-  public static NativePerfDataReader open(Path perfData, SymbolSources symbols)
-      throws IOException {
-    PerfDataFile file = PerfDataFile.open(perfData);
+  /**
+   * perf record --call-graph dwarf: the callchains hold no user-space frames, which must be
+   * unwound from each sample's copy of the stack with each object's .eh_frame/.debug_frame.
+   * perf script does it (inlined functions included), at a cost measured in bench/RESULTS.md;
+   * read here, such a file would give a profile without the program's frames.
+   */
+  private static void refuseDwarfCallGraphs(PerfDataFile file) throws UnsupportedPerfDataException {
     for (EventAttr attr : file.attrs) {
       if (attr.dwarfCallGraph()) {
-        // Unwinding needs each object's .eh_frame/.debug_frame; perf script does it (with the
-        // inlined functions), at a cost measured in bench/RESULTS.md.
         throw new UnsupportedPerfDataException("its call graphs were recorded with"
             + " --call-graph dwarf (" + attr.name() + "), whose user-space frames must be"
             + " unwound from each sample's copy of the stack, which perf script does");
       }
     }
-    return new NativePerfDataReader(file, new SchedRecords(file), symbols);
+  }
+
+  /**
+   * Reads the file's header (a file's, or the header records of a file written in pipe mode);
+   * throws {@link UnsupportedPerfDataException} if perf script must read it.
+   */
+  public static NativePerfDataReader open(Path perfData, SymbolSources symbols)
+      throws IOException {
+    if (!PipeRecords.isPipeMode(perfData)) {
+      PerfDataFile file = PerfDataFile.open(perfData);
+      return new NativePerfDataReader(file, symbols, () -> new RecordStream(
+          FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset, file.dataSize));
+    }
+    PerfDataFile file = new PerfDataFile(perfData);
+    long dataStart;
+    try (InputStream in = Files.newInputStream(perfData)) {
+      dataStart = PipeRecords.open(in, file).dataStart();
+    } catch (UnsupportedPerfDataException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) { // header records that are no records
+      throw new DamagedHeaderException(-1, "its pipe-mode header records are damaged ("
+          + e.getMessage() + ")");
+    }
+    file.dataSize = Files.size(perfData) - dataStart;
+    return new NativePerfDataReader(file, symbols,
+        () -> PipeRecords.resume(perfData, file, dataStart));
+  }
+
+  /**
+   * Reads the header records of a pipe-mode stream ({@code perf record -o -}) called
+   * {@code name}, from {@code pipe}; {@link #read} then reads its records from it, once, as they
+   * come. Throws {@link UnsupportedPerfDataException} for what the native reader cannot decode:
+   * the stream is then read no further (its writer still writes; the caller must read it to its
+   * end, or the writer is killed by SIGPIPE).
+   */
+  public static NativePerfDataReader open(InputStream pipe, String name, SymbolSources symbols)
+      throws IOException {
+    PerfDataFile file = new PerfDataFile(Path.of(name));
+    PipeRecords records = PipeRecords.open(pipe, file);
+    boolean[] read = {false};
+    return new NativePerfDataReader(file, symbols, () -> {
+      if (read[0]) {
+        throw new IOException(name + ": a stream is read once");
+      }
+      read[0] = true;
+      return records;
+    });
+  }
+
+  /** True when {@code perfData} was written in pipe mode ({@code perf record -o - > file}). */
+  public static boolean isPipeMode(Path perfData) throws IOException {
+    return PipeRecords.isPipeMode(perfData);
   }
 
   /** Why the native reader cannot read this file, or null when it can. */
@@ -163,8 +227,7 @@ public final class NativePerfDataReader {
   private void readRecords(RecordDispatcher dispatcher, TraceEventSink sink) throws IOException {
     RecordFields fields = new RecordFields(file.attrs, file.attrById);
     unread = new UnreadData(file.dataSize);
-    try (RecordStream stream = new RecordStream(
-        FileChannel.open(file.path, StandardOpenOption.READ), file.dataOffset, file.dataSize)) {
+    try (RecordSource stream = new CompressedRecords(source.open())) {
       OrderedRecords ordered = new OrderedRecords();
       OrderedRecords.Target target = (record, offset) -> {
         try {
@@ -180,8 +243,13 @@ public final class NativePerfDataReader {
         try {
           record = stream.next();
         } catch (RecordStream.DamagedRecordException e) {
-          damaged(sink, e.offset, stream.resync(e.offset), e.getMessage());
-          continue;
+          if (damaged(sink, e.offset, stream.resync(e.offset), e.getMessage())) {
+            continue;
+          }
+          break;
+        } catch (IOException e) { // damage where reading cannot go on (a compressed stream)
+          damaged(sink, stream.recordOffset(), RecordSource.UNKNOWN_END, e.getMessage());
+          break;
         }
         if (record == null) {
           break;
@@ -189,11 +257,17 @@ public final class NativePerfDataReader {
         records++;
         ByteBuffer b = ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN);
         int type = b.getInt(0);
-        long at = stream.recordOffset;
+        long at = stream.recordOffset();
         if (!RecordStream.knownType(type)) {
           // No perf writes such a type: the bytes are not a record.
-          damaged(sink, at, stream.resync(at), "a record of unknown type "
-              + Integer.toUnsignedString(type));
+          if (damaged(sink, at, stream.resync(at), "a record of unknown type "
+              + Integer.toUnsignedString(type))) {
+            continue;
+          }
+          break;
+        }
+        if (type >= RecordFields.USER_TYPE_START && !fields.sizeFitsType(type, b)) {
+          damaged(sink, at, at + record.length, fields.failure);
           continue;
         }
         if (type == FINISHED_ROUND) {
@@ -212,7 +286,8 @@ public final class NativePerfDataReader {
           damaged(sink, at, at + record.length, "its fields do not fit in it");
           continue;
         }
-        if (fields.failure != null) {
+        if (fields.failure != null || (type != RecordFields.SAMPLE
+            && !fields.sizeFitsType(type, b))) {
           damaged(sink, at, at + record.length, fields.failure);
           continue;
         }
@@ -224,16 +299,23 @@ public final class NativePerfDataReader {
         }
       }
       ordered.finish(target);
+      unread.dataBytes(file.dataSize); // a stream's is known at its end
       throttledNs = dispatcher.throttledNs;
     }
   }
 
-  /** Reports bytes {@code [from, to)} of the data as damaged, and measures them. */
-  private void damaged(TraceEventSink sink, long from, long to, String why) {
-    unread.damaged(from, to, why);
+  /**
+   * Reports bytes {@code [from, to)} of the data as damaged, and measures them; false when
+   * reading cannot go on ({@code to} is {@link RecordSource#UNKNOWN_END}).
+   */
+  private boolean damaged(TraceEventSink sink, long from, long to, String why) {
+    boolean goesOn = to != RecordSource.UNKNOWN_END;
+    long end = goesOn ? to : file.dataOffset + file.dataSize;
+    unread.damaged(from, Math.max(from, end), why);
     sink.malformed(from, "perf.data record at byte " + from + ": " + why + ": "
-        + (to - from) + " bytes up to byte " + to + " could not be read (the file is damaged)",
-        "");
+        + (goesOn ? (to - from) + " bytes up to byte " + to : "the rest of the data")
+        + " could not be read (the file is damaged)", "");
+    return goesOn;
   }
 
   /**
@@ -242,7 +324,7 @@ public final class NativePerfDataReader {
    */
   public static String capturedOn(Path perfData) {
     try {
-      return capturedOn(PerfDataFile.open(perfData));
+      return capturedOn(open(perfData, SymbolSources.live()).file);
     } catch (IOException | RuntimeException e) {
       return "";
     }

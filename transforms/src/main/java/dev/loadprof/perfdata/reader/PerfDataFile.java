@@ -52,7 +52,8 @@ final class PerfDataFile {
    */
   long wallClockNs;
 
-  private PerfDataFile(Path path) {
+  /** An empty header for {@code path}, filled by {@link #open} or by a pipe's header records. */
+  PerfDataFile(Path path) {
     this.path = path;
   }
 
@@ -109,6 +110,7 @@ final class PerfDataFile {
     }
     CheckedFile.checkInside(dataOffset, dataSize, 0, f.size, 40, "the data section");
     readAttrs(f, attrSize, attrsOffset, attrsSize);
+    checkSameIdLayout(attrsOffset, attrSize);
     if (headerSize == FILE_HEADER_BYTES) {
       readFeatures(f, new long[] {h.getLong(72), h.getLong(80), h.getLong(88), h.getLong(96)});
     }
@@ -141,6 +143,50 @@ final class PerfDataFile {
         attrById.put(ids.getLong(i), attr);
       }
     }
+  }
+
+  /**
+   * As perf (evlist__valid_sample_type, valid_sample_id_all): with several events, each has an
+   * id, at the same place in samples and in the other records' trailers, and all or none have
+   * sample_id_all. Otherwise records cannot be told apart: a damaged attr.
+   */
+  private void checkSameIdLayout(long attrsOffset, long attrSize) throws DamagedHeaderException {
+    if (attrs.size() < 2) {
+      return;
+    }
+    EventAttr first = attrs.get(0);
+    for (int i = 0; i < attrs.size(); i++) {
+      EventAttr a = attrs.get(i);
+      if (idPosition(a, true) < 0 || idPosition(a, true) != idPosition(first, true)
+          || idPosition(a, false) != idPosition(first, false)
+          || a.sampleIdAll() != first.sampleIdAll()) {
+        throw new DamagedHeaderException(attrsOffset + i * attrSize + 24, "event " + i
+            + "'s sample_type or flags do not place its id as the other events' (perf refuses"
+            + " this too: non matching sample_type)");
+      }
+    }
+  }
+
+  /**
+   * Where an event's id is, in 8-byte fields: from a sample's start, or from a trailer's end
+   * ({@code inSample} false); -1 when its records carry none.
+   */
+  private static int idPosition(EventAttr a, boolean inSample) {
+    if (a.has(EventAttr.SAMPLE_IDENTIFIER)) {
+      return 1;
+    }
+    if (!a.has(EventAttr.SAMPLE_ID)) {
+      return -1;
+    }
+    long[] before = inSample
+        ? new long[] {EventAttr.SAMPLE_IP, EventAttr.SAMPLE_TID, EventAttr.SAMPLE_TIME,
+            EventAttr.SAMPLE_ADDR}
+        : new long[] {EventAttr.SAMPLE_STREAM_ID, EventAttr.SAMPLE_CPU};
+    int n = 1;
+    for (long bit : before) {
+      n += a.has(bit) ? 1 : 0;
+    }
+    return n;
   }
 
   static EventAttr attrAt(ByteBuffer b, int at, String name) {
@@ -177,21 +223,29 @@ final class PerfDataFile {
       throws IOException {
     switch (feature) {
       case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
-      case FEAT_COMPRESSED ->
-          throw new UnsupportedPerfDataException("its records are compressed (perf record -z)");
       case FEAT_TRACING_DATA, FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_NRCPUS, FEAT_CLOCK_DATA,
-          FEAT_EVENT_DESC -> {
-        ByteBuffer b = f.section(offset, size, fieldAt, "feature section " + feature);
-        switch (feature) {
-          case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
-          case FEAT_BUILD_ID -> readBuildIds(b);
-          case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, offset, "the host name");
-          case FEAT_NRCPUS -> cpus = b.getInt(0);
-          // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
-          case FEAT_CLOCK_DATA -> wallClockNs = size >= 16 ? b.getLong(8) : 0;
-          default -> readEventNames(b, offset);
-        }
-      }
+          FEAT_EVENT_DESC, FEAT_COMPRESSED ->
+          readFeature(feature, f.section(offset, size, fieldAt, "feature section " + feature),
+              offset);
+      default -> { } // not needed to decode the records loadprof uses
+    }
+  }
+
+  /**
+   * One feature section's bytes, which start at byte {@code sectionAt}: from the file's feature
+   * index, or from a pipe's HEADER_FEATURE record (the same layout).
+   */
+  void readFeature(int feature, ByteBuffer b, long sectionAt) throws IOException {
+    switch (feature) {
+      case FEAT_TRACING_DATA -> tracepoints = TracepointFormats.parse(b);
+      case FEAT_BUILD_ID -> readBuildIds(b);
+      case FEAT_HOSTNAME -> hostName = CheckedFile.string(b, sectionAt, "the host name");
+      case FEAT_NRCPUS -> cpus = b.getInt(0);
+      // {u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns}
+      case FEAT_CLOCK_DATA -> wallClockNs = b.remaining() >= 16 ? b.getLong(8) : 0;
+      case FEAT_EVENT_DESC -> readEventNames(b, sectionAt);
+      case FEAT_AUXTRACE -> throw new UnsupportedPerfDataException("it has AUX trace data");
+      case FEAT_COMPRESSED -> CompressedRecords.checkMethod(b);
       default -> { } // not needed to decode the records loadprof uses
     }
   }
@@ -220,7 +274,7 @@ final class PerfDataFile {
   }
 
   /** BUILD_ID: records of {header, pid, build_id[24], filename}. */
-  private void readBuildIds(ByteBuffer b) {
+  void readBuildIds(ByteBuffer b) {
     while (b.remaining() >= 8 + 4 + 24) {
       int start = b.position();
       short misc = b.getShort(start + 4);

@@ -28,9 +28,14 @@ final class RecordFields {
   /** Kernel record types are below this; perf's own (FINISHED_ROUND, ...) from it on. */
   static final int USER_TYPE_START = 64;
 
+  /** The sample_type bits whose fields {@link #sample} reads (or steps over). */
+  private static final long DECODED_SAMPLE_BITS = SAMPLE_IDENTIFIER | SAMPLE_IP | SAMPLE_TID
+      | SAMPLE_TIME | SAMPLE_ADDR | SAMPLE_ID | SAMPLE_STREAM_ID | SAMPLE_CPU | SAMPLE_PERIOD
+      | SAMPLE_READ | SAMPLE_CALLCHAIN | SAMPLE_RAW;
   private final Map<Long, EventAttr> attrById;
   private final EventAttr first;
   private final boolean single;
+  private final boolean readRecords;
 
   EventAttr attr;
   long time;
@@ -52,6 +57,7 @@ final class RecordFields {
     this.attrById = attrById;
     this.first = attrs.get(0);
     this.single = attrs.size() == 1;
+    this.readRecords = RecordLayouts.makesReadRecords(attrs);
   }
 
   /** Reads a SAMPLE record; false (with {@link #failure}) when it is not readable. */
@@ -101,13 +107,17 @@ final class RecordFields {
       }
       if (attr.has(SAMPLE_READ)) {
         long group = (attr.readFormat() & EventAttr.READ_GROUP) != 0 ? b.getLong(p) : 1;
+        if (group < 0 || group > (end - p) / 8) {
+          failure = "read values longer than their record";
+          return false;
+        }
         p += attr.readBytes(group);
       }
       callchainLength = 0;
       if (attr.has(SAMPLE_CALLCHAIN)) {
         long n = b.getLong(p);
         p += 8;
-        if (n < 0 || p + n * 8 > end) {
+        if (n < 0 || n > (end - p) / 8) { // no p + n * 8: it can overflow
           failure = "callchain longer than its record";
           return false;
         }
@@ -119,10 +129,17 @@ final class RecordFields {
       if (attr.has(SAMPLE_RAW)) {
         rawSize = b.getInt(p);
         rawAt = p + 4;
-        if (rawSize < 0 || rawAt + rawSize > end) {
+        if (rawSize < 0 || rawSize > end - rawAt) {
           failure = "raw data longer than its record";
           return false;
         }
+        p = rawAt + rawSize; // the kernel pads the raw data to keep the record aligned
+      }
+      if ((attr.sampleType() & ~DECODED_SAMPLE_BITS) == 0 && p != end) {
+        // every field is known, so they end where the record does; a size that is wrong
+        // (holding the next record) does not
+        failure = "sample of " + end + " bytes whose fields take " + p;
+        return false;
       }
       return true;
     } catch (IndexOutOfBoundsException e) {
@@ -148,7 +165,11 @@ final class RecordFields {
     time = 0;
     cpu = -1;
     attr = a;
-    if (a == null || !a.sampleIdAll()) {
+    if (a == null) {
+      failure = "record of an unknown event id"; // perf cannot parse it either
+      return false;
+    }
+    if (!a.sampleIdAll()) {
       return false;
     }
     int p = end - a.idTrailerBytes();
@@ -186,6 +207,19 @@ final class RecordFields {
       p += first.has(bit) ? 8 : 0;
     }
     return b.getLong(p);
+  }
+
+  /**
+   * False (with {@link #failure}) when a record of a known layout is not of its size: its type
+   * or size is damaged. Call after {@link #trailer}, whose event says how long the trailer is.
+   */
+  boolean sizeFitsType(int type, ByteBuffer b) {
+    if (type >= USER_TYPE_START) {
+      failure = RecordLayouts.perfProblem(type, b);
+    } else if (attr != null) {
+      failure = RecordLayouts.kernelProblem(type, b, attr.idTrailerBytes(), readRecords);
+    }
+    return failure == null;
   }
 
   /** The time by which perf orders a record, or -1 when it has none (sent at once, as perf does). */

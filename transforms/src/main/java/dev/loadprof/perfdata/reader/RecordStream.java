@@ -10,7 +10,7 @@ import java.nio.channels.FileChannel;
  * little-endian buffer (header included). Reads through one large buffer: records are at most
  * 64 KiB (their size is a u16).
  */
-final class RecordStream implements AutoCloseable {
+final class RecordStream implements RecordSource {
   static final int HEADER_BYTES = 8;
   /** The largest kernel and perf record types with room for newer ones (perf 6.1: 21, 83). */
   private static final int MAX_KERNEL_TYPE = 31;
@@ -35,11 +35,17 @@ final class RecordStream implements AutoCloseable {
     buffer.limit(0);
   }
 
+  @Override
+  public long recordOffset() {
+    return recordOffset;
+  }
+
   /**
    * The next record as a buffer of exactly its bytes (position 0), or null at the end of the data.
    * Throws when a record's size is impossible or the file ends inside one: the data is damaged.
    */
-  byte[] next() throws IOException {
+  @Override
+  public byte[] next() throws IOException {
     if (!fill(HEADER_BYTES)) {
       if (buffer.hasRemaining()) {
         recordOffset = filePosition - buffer.remaining();
@@ -84,7 +90,8 @@ final class RecordStream implements AutoCloseable {
    * {@value #RESYNC_CHAIN} well-formed records follow each other, or end the data exactly;
    * the end of the data when there is none. Reading goes on from there.
    */
-  long resync(long damagedAt) throws IOException {
+  @Override
+  public long resync(long damagedAt) throws IOException {
     long found = chainAfter(damagedAt, end);
     long resumeAt = found < 0 ? end : found;
     filePosition = resumeAt;

@@ -20,8 +20,9 @@ final class SampleDecoder {
   private static final int MISC_KERNEL = 1;
   // Callchain context markers: entries at or above PERF_CONTEXT_MAX (-4095) switch the mode.
   private static final long CONTEXT_MAX = -4095L;
+  private static final long CONTEXT_HV = -32L;
   private static final long CONTEXT_KERNEL = -128L;
-  private static final long CONTEXT_GUEST_KERNEL = -2176L;
+  private static final long CONTEXT_USER = -512L;
   /** perf script prints at most this many frames (kernel.perf_event_max_stack's default). */
   static final int MAX_STACK = 127;
 
@@ -111,7 +112,12 @@ final class SampleDecoder {
     for (int i = 0; i < f.callchainLength && n < MAX_STACK; i++) {
       long ip = b.getLong(f.callchainAt + i * 8);
       if (Long.compareUnsigned(ip, CONTEXT_MAX) >= 0) {
-        kernel = ip == CONTEXT_KERNEL || ip == CONTEXT_GUEST_KERNEL;
+        if (ip != CONTEXT_HV && ip != CONTEXT_KERNEL && ip != CONTEXT_USER) {
+          // perf takes any other marker (a JIT's -1 in a user stack) for a corrupted chain and
+          // prints none of it; so does perf script, whose text the native reader matches.
+          return NO_FRAMES;
+        }
+        kernel = ip == CONTEXT_KERNEL;
         continue;
       }
       frames[n++] = cache.frame(maps, ip, kernel);

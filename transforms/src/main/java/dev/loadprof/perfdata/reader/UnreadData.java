@@ -11,7 +11,7 @@ import dev.loadprof.model.TraceHealth;
  * {@code UnusablePolicy}'s rule on them, so a run read back from an archive is judged the same.
  */
 final class UnreadData {
-  private final long dataBytes;
+  private long dataBytes;
   private long bytes;
   private long records;
   private long firstAt = -1;
@@ -37,6 +37,11 @@ final class UnreadData {
     if (firstAt >= 0) {
       recordsAfter++;
     }
+  }
+
+  /** The data's size, once known at its end (a stream's). */
+  void dataBytes(long n) {
+    dataBytes = n;
   }
 
   boolean any() {

@@ -2,6 +2,7 @@ package dev.loadprof.report.html;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.loadprof.model.Frame;
+import dev.loadprof.profile.FoldedFrames;
 import dev.loadprof.profile.StackWeight;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,9 +65,11 @@ public final class FlameTree {
       node = node.child(first);
       node.add(side, wall, cpu);
     }
-    for (int i = stack.length - 1; i >= 0; i--) {
-      node = node.child(stack[i].symbol());
+    for (int i = stack.length - 1; i >= 0; ) {
+      int run = FoldedFrames.runLength(stack, i); // a run of "[unknown]" frames is one frame
+      node = node.child(FoldedFrames.name(stack, i, run));
       node.add(side, wall, cpu);
+      i -= run;
     }
   }
 

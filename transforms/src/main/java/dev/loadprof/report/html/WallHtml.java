@@ -21,9 +21,12 @@ public final class WallHtml {
 
   private WallHtml() {}
 
-  /** Puts "wall": null when the process has no thread states, else their view. */
+  /**
+   * Puts "wall": null when the process has no thread states, else their view; laneNames: each
+   * lane's name by tid (its thread and top function).
+   */
   public static void writeTo(ObjectNode process, ProcessLoad p, String wallLine,
-      StringTable strings) {
+      Map<Integer, String> laneNames, StringTable strings) {
     ThreadStateSummary s = p.threadStates;
     if (s == null) {
       process.putNull("wall");
@@ -41,7 +44,7 @@ public final class WallHtml {
     for (double ns : s.byStateNs) {
       byState.add(Math.round(ns));
     }
-    lanes(o, p.stateTimeline);
+    lanes(o, p.stateTimeline, laneNames);
     FlameTree flame = offCpuFlame(s);
     if (flame.nodeCount() > 1) {
       flame.writeTo(o.putArray("offcpu_flame"), strings);
@@ -50,7 +53,7 @@ public final class WallHtml {
     }
   }
 
-  private static void lanes(ObjectNode o, StateTimeline t) {
+  private static void lanes(ObjectNode o, StateTimeline t, Map<Integer, String> names) {
     if (t == null) {
       o.putNull("lanes");
       return;
@@ -64,6 +67,7 @@ public final class WallHtml {
     for (StateTimeline.Lane lane : t.lanes) {
       ObjectNode one = list.addObject();
       one.put("tid", lane.tid());
+      one.put("name", names.getOrDefault(lane.tid(), "tid " + lane.tid()));
       one.put("states", runLengths(lane.states()));
       ArrayNode ns = one.putArray("by_state_ns");
       for (double v : lane.byStateNs()) {

@@ -90,8 +90,10 @@
     parts.push(tl);
     const graph = Flame.realTime(p.flame, S, maxLoad);
     const flame = card('Real-time flame graph', graph,
-      el('p', { class: 'note', text: 'Click a frame to zoom, the top row to go back. Frames under 0.1% of both '
-        + 'real and CPU time are merged into [other].' }));
+      el('p', { class: 'note', text: 'Click a frame to zoom, the top row to go back (keys: Escape, −, +; Ctrl+wheel '
+        + 'zooms; the zoom is kept in the URL). Callers shows who calls the zoomed function and what it calls, over '
+        + 'the whole graph. The search takes a regular expression. A run of unresolved frames is one, [unknown×N]. '
+        + 'Frames under 0.1% of both real and CPU time are merged into [other].' }));
     flame.id = 'flame';
     const offGraph = w && w.has_states && w.offcpu_flame ? Flame.offCpu(w.offcpu_flame, S, w.state_names) : null;
     if (offGraph) {
@@ -144,9 +146,10 @@
   function timeAtLoad(p) {
     const total = p.time_at_load_ns.reduce((a, b) => a + b, 0) || 1;
     const rows = p.time_at_load_ns.map((ns, k) => [k, ns]).filter((r) => r[1] > 0);
+    const time = LP.durationScale(rows.map((r) => r[1])); // one unit for the column
     return LP.table([
       { label: 'load', get: (r) => r[0] },
-      { label: 'time', get: (r) => r[1], fmt: seconds },
+      { label: 'time', get: (r) => r[1], fmt: time },
       { label: '% of span', get: (r) => 100 * r[1] / total, fmt: (v) => pct(v) },
       { label: 'real-time histogram', get: (r) => (r[0] ? 100 * (p.realtime_histogram[r[0] - 1] || 0) : null),
         fmt: (v) => (v == null ? '-' : pct(v)), title: 'from samples, as the bars' },
@@ -206,6 +209,15 @@
     const select = el('select', { id: 'process-select', 'aria-label': 'run and process' },
       ...D.processes.map((p, i) => el('option', { value: i, text: label(i) })));
     function show(i) {
+      // The process shown is in the URL's hash with its graphs' zoom (flame.js), so a link or a
+      // reload shows the same view; another process starts unzoomed.
+      const params = new URLSearchParams(location.hash.slice(1));
+      if (params.get('p') !== String(i)) {
+        params.delete('flame');
+        params.delete('offcpu');
+        params.set('p', String(i));
+        history.replaceState(null, '', '#' + params.toString());
+      }
       select.value = String(i);
       const v = processView(i);
       view.replaceChildren(...v.parts);
@@ -230,7 +242,10 @@
       view.append(card('No process', el('p', { text: 'No process passed the filters.' })),
         ...D.runs.map(warnings).filter((x) => x));
     } else {
-      show(Math.max(0, D.headline));
+      const hash = new URLSearchParams(location.hash.slice(1));
+      const linked = hash.has('p') ? +hash.get('p') : -1;
+      show(Number.isInteger(linked) && linked >= 0 && linked < D.processes.length ? linked
+        : Math.max(0, D.headline));
     }
   }
 

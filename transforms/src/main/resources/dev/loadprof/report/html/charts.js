@@ -193,9 +193,11 @@ const Charts = (() => {
       const top = T + j * (LH + GAP);
       const g = svg('g', { class: 'lane', 'data-tid': lane.tid });
       g.append(svg('rect', { x: L, y: top, width: W - L - R, height: LH, fill: '#f4f5f8' }));
-      const name = 'tid ' + lane.tid + (lane.tid === pid ? ' (main)' : '');
+      // The thread and its top function (from the page's data), else its tid.
+      const name = lane.name || 'tid ' + lane.tid + (lane.tid === pid ? ' (main)' : '');
+      const scale = LP.durationScale(lane.by_state_ns);
       const totals = names.map((s, i) => [s, lane.by_state_ns[i]]).filter((e) => e[1] > 0)
-        .map((e) => e[0] + ': ' + LP.seconds(e[1]));
+        .map((e) => e[0] + ': ' + scale(e[1]));
       let k = 0;
       for (const [, letter, count] of lane.states.matchAll(/([a-z.])(\d*)/g)) {
         const e = k + (count ? +count : 1);
@@ -213,7 +215,9 @@ const Charts = (() => {
         }
         k = e;
       }
-      g.append(svg('text', { x: W - R + 6, y: top + LH - 1, text: name }));
+      const label = svg('text', { x: W - R + 6, y: top + LH - 1, text: name.length > 30 ? name.slice(0, 29) + '…' : name });
+      label.append(svg('title', { text: name }));
+      g.append(label);
       root.append(g);
     });
     return root;
@@ -221,11 +225,12 @@ const Charts = (() => {
 
   /** The states' colours, with each state's thread time when byStateNs is given. */
   function stateLegend(names, byStateNs, only) {
+    const scale = byStateNs ? LP.durationScale(byStateNs) : null; // one unit for the legend
     const items = names.map((n, i) => {
       if (only && !only.includes(i)) return null;
       const sw = el('span', { class: 'swatch' });
       sw.style.background = STATE_COLORS[i]; // CSSOM: the CSP allows no style attributes
-      return el('span', { class: 'key', 'data-state': n }, sw, n + (byStateNs && byStateNs[i] > 0 ? ' ' + LP.seconds(byStateNs[i]) : ''));
+      return el('span', { class: 'key', 'data-state': n }, sw, n + (byStateNs && byStateNs[i] > 0 ? ' ' + scale(byStateNs[i]) : ''));
     });
     return el('div', { class: 'legend state-legend' }, ...items);
   }
@@ -239,6 +244,8 @@ const Charts = (() => {
   function trend(title, nights, series, marks, fmt) {
     const W = 560, H = 200, L = 76, R = 26, T = 22, B = 40;
     const max = niceMax(Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1]))));
+    // Durations on the axis in one unit, the one of its top tick.
+    const tick = fmt === LP.seconds ? LP.durationScale([max]) : fmt;
     const x = (night) => L + (nights.length > 1 ? (nights.indexOf(night) / (nights.length - 1)) * (W - L - R) : (W - L - R) / 2);
     const y = (v) => T + (H - T - B) * (1 - v / max);
     const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'trend', role: 'img', 'aria-label': title });
@@ -246,7 +253,7 @@ const Charts = (() => {
     for (let i = 0; i <= 4; i++) {
       const v = (max * i) / 4;
       axis.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), 'stroke-dasharray': i ? '2 3' : null }),
-        svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', text: i ? fmt(v) : '0' }));
+        svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', text: i ? tick(v) : '0' }));
     }
     const step = Math.ceil(nights.length / 7);
     nights.forEach((night, i) => {

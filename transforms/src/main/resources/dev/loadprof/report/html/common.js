@@ -40,6 +40,16 @@ const LP = (() => {
     return (s * 1e6).toFixed(1) + ' µs';
   }
 
+  /**
+   * One unit for a set of durations (a legend, an axis, a tooltip): a formatter that prints each
+   * in the unit of the largest of them, so "651.94 ms" and "1.775 s" become "0.652 s, 1.775 s".
+   */
+  function durationScale(values) {
+    const top = Math.max(0, ...values.filter((v) => v != null).map((v) => Math.abs(v)));
+    const [div, unit, digits] = top >= 1e9 ? [1e9, ' s', 3] : top >= 1e6 ? [1e6, ' ms', 2] : [1e3, ' µs', 1];
+    return (ns) => (ns == null ? '-' : (ns / div).toFixed(digits) + unit);
+  }
+
   /** A signed duration: "+1.23 ms", "−4.00 ms". */
   function signedSeconds(ns) {
     return ns == null ? '-' : (ns > 0 ? '+' : ns < 0 ? '−' : '±') + seconds(Math.abs(ns));
@@ -136,5 +146,5 @@ const LP = (() => {
     return el('section', { class: 'card' }, el('h2', { text: title }), ...kids);
   }
 
-  return { el, svg, data, seconds, signedSeconds, pct, fixed, loadColor, tip, hideTip, table, figure, card };
+  return { el, svg, data, seconds, durationScale, signedSeconds, pct, fixed, loadColor, tip, hideTip, table, figure, card };
 })();

@@ -113,11 +113,16 @@ class ParallelReadTest {
     long time = fields.orderTime(le(sample)) + 1000;
     int rounds = 40;
     for (int i = 0; i < rounds; i++) {
-      byte[] m = mmap.clone();
+      // the MMAP2 of "/a" or "/b" as the kernel writes it: its name padded to 8 bytes
+      fields.trailer(le(mmap));
+      int trailer = fields.attr.idTrailerBytes();
+      byte[] m = new byte[72 + 8 + trailer];
+      System.arraycopy(mmap, 0, m, 0, 72);
+      System.arraycopy(mmap, mmap.length - trailer, m, 80, trailer);
       java.nio.ByteBuffer mb = le(m);
+      mb.putShort(6, (short) m.length);
       mb.putInt(8, pid).putInt(12, pid).putLong(16, address).putLong(24, 0x1000)
           .putLong(32, 0);
-      java.util.Arrays.fill(m, 72, 80, (byte) 0);
       m[72] = '/';
       m[73] = (byte) (i % 2 == 0 ? 'a' : 'b');
       retime(m, fields, time++);

@@ -160,7 +160,9 @@ class ShippedPerfDataTest {
     ByteBuffer.wrap(pipe).order(ByteOrder.LITTLE_ENDIAN).putLong(8, 16);
     Path piped = dir.resolve("pipe.data");
     Files.write(piped, pipe);
-    assertTrue(NativePerfDataReader.unsupportedReason(piped).contains("pipe mode"));
+    // pipe mode is read natively; a pipe-mode header with no records after it has no events
+    assertTrue(NativePerfDataReader.unsupportedReason(piped).contains("no events"),
+        NativePerfDataReader.unsupportedReason(piped));
 
     Path text = dir.resolve("text.data");
     Files.writeString(text, "not perf data at all, but long enough for a header...".repeat(4));

@@ -55,7 +55,7 @@ class WallHtmlTest {
   @Test
   void aProcessWithoutThreadStatesHasNoWallView() {
     ObjectNode o = JSON.createObjectNode();
-    WallHtml.writeTo(o, new ProcessLoad(), null, new StringTable());
+    WallHtml.writeTo(o, new ProcessLoad(), null, java.util.Map.of(), new StringTable());
     assertTrue(o.get("wall").isNull());
   }
 
