@@ -153,11 +153,12 @@ public final class DecodePerfData
       UnsupportedPerfDataException refused) throws IOException {
     try {
       return PerfDataHeader.read(perfData);
-    } catch (DamagedPerfDataException | PerfMissingException e) {
+    } catch (PerfMissingException e) {
       throw e;
     } catch (IOException e) {
-      if (refused instanceof DamagedHeaderException) {
-        throw DamagedPerfDataException.header(path, refused.getMessage(), e.getMessage());
+      if (refused instanceof DamagedHeaderException) { // the line names the offset found
+        throw DamagedPerfDataException.header(path, refused.getMessage(),
+            e instanceof DamagedPerfDataException d ? d.perfSaid : e.getMessage());
       }
       throw e;
     }

@@ -13,13 +13,17 @@ public final class DamagedPerfDataException extends IOException implements BadIn
       "file is truncated", "can't parse", "invalid file", "unexpected end of file",
       "processing events failed", "failed to mmap", "mmap failed"};
 
+  /** What perf said ("" when perf was not asked). */
+  public final String perfSaid;
+
   public DamagedPerfDataException(String file, String perfSaid) {
     this(file + ": the perf.data file is damaged (perf: " + perfSaid + "); record it again,"
-        + " or copy it again if it was copied", false);
+        + " or copy it again if it was copied", perfSaid, true);
   }
 
-  private DamagedPerfDataException(String message, boolean unused) {
+  private DamagedPerfDataException(String message, String perfSaid, boolean composed) {
     super(message);
+    this.perfSaid = perfSaid;
   }
 
   /**
@@ -29,7 +33,7 @@ public final class DamagedPerfDataException extends IOException implements BadIn
   public static DamagedPerfDataException header(String file, String what, String perfSaid) {
     return new DamagedPerfDataException(file + ": the perf.data file is damaged: " + what
         + (perfSaid.isEmpty() ? "" : "; perf script cannot read it either (" + perfSaid + ")")
-        + ". Record it again, or copy it again if it was copied", false);
+        + ". Record it again, or copy it again if it was copied", perfSaid, true);
   }
 
   /** True when perf's words (lines of its stderr) say the file is damaged. */

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A seeded mutator (no fuzzing library is in the project's offline Maven repository) makes 1,200
+ * A seeded mutator (no fuzzing library is in the project's offline Maven repository) makes 1,000
  * damaged copies of a small system-wide perf.data shipped with the tests: header fields (attr_size, the
  * sections' offsets and sizes, the header size, the feature bits and index, string lengths and
  * counts in the feature sections, event ids) set to values that break them (0, 8, -1, near
@@ -54,7 +54,7 @@ class DamagedPerfDataFuzzTest {
   /** Cases also read exactly as the CLI's local path reads (this machine's symbols). */
   private static final int CLI_PATH_CASES = 30;
   private static final long SEED = 32;
-  private static final int CASES = 1200;
+  private static final int CASES = 1000;
   private static final long WINDOW_NS = 100_000_000L;
 
   @TempDir Path dir;
