@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # loadprof benchmarks. Results are written down in bench/RESULTS.md.
 #   bench/run.sh stages        per-stage records/s of the plain-Java cores (one thread)
+#   bench/run.sh dwarf [ROUNDS] [ITERS]  analyze of a --call-graph dwarf recording (perf script)
+#                              against a -g one (native) of `mixed ITERS 2`; see dwarf-cost.sh
 #   bench/run.sh same-trace [ROUNDS] [MB]  what finding the same trace under two run ids costs:
 #                              two MB-sized files of different sizes, two copies of one, and the
 #                              archive's fingerprint of a ~100 MB .gz text (medians)
@@ -1141,6 +1143,7 @@ case "${1:-}" in
   files) shift; exec bash "$home/bench/perfdata-e2e.sh" --files "$@" ;;
   pairs) shift; exec bash "$home/bench/repair-pairs.sh" "$@" ;;
   local-compare) shift; exec bash "$home/bench/judged-local.sh" "$@" ;;
+  dwarf) shift; exec bash "$home/bench/dwarf-cost.sh" "$@" ;;
   archive-sizes) archive_sizes ;;
   same-trace) shift; same_trace "$@" ;;
   fleet) shift; fleet "$@" ;;

@@ -19,13 +19,16 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Call graphs the native reader does not unwind itself, recorded here (per process, a fraction of
  * a second of ../shared/workloads/mixed): a --call-graph dwarf recording goes to perf script by
  * default, said once, with the same functions as --perf-data-reader perf-script gives (the
  * native reader used to give a profile without a single frame, and exit 0); forcing the native
- * reader on it is exit 2. Without -g, each sample's own function is its one frame.
+ * reader on it is exit 2. Without -g or without user callchains, each sample's own function is
+ * its one frame.
  */
 class DwarfCallGraphIT {
   private static final String HANDED_OFF = "decoded with perf script, because the native reader"
@@ -34,6 +37,7 @@ class DwarfCallGraphIT {
   @TempDir static Path dir;
   static Path dwarf;
   static Path withoutCallChains;
+  static Path kernelCallChains;
 
   @BeforeAll
   static void record() throws Exception {
@@ -41,6 +45,7 @@ class DwarfCallGraphIT {
     String mixed = BuiltWorkloads.in(dir).resolve("mixed").toString();
     dwarf = record("dwarf.data", mixed, "--call-graph", "dwarf");
     withoutCallChains = record("nog.data", mixed);
+    kernelCallChains = record("kernel.data", mixed, "-g", "--kernel-callchains");
   }
 
   private static Path record(String name, String mixed, String... callGraph) throws Exception {
@@ -116,12 +121,18 @@ class DwarfCallGraphIT {
     assertFalse(Files.exists(dir.resolve("dwarf-native").resolve("functions.txt")));
   }
 
-  @Test
-  void withoutCallChainsEachSampleIsItsOwnFunction() throws Exception {
-    CliProcess.Result nog = analyze(withoutCallChains, "nog");
-    assertEquals(0, nog.code(), nog.output());
-    assertThat(nog.output(), not(containsString("decoded with perf script")));
-    Map<String, Double> functions = mixedFunctions("nog");
+  /**
+   * Without -g, and with -g --kernel-callchains (user-mode samples then have an empty
+   * callchain), each sample still counts for the function it was taken in.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"nog", "kernel"})
+  void eachSampleHasItsOwnFunction(String recording) throws Exception {
+    Path data = recording.equals("nog") ? withoutCallChains : kernelCallChains;
+    CliProcess.Result result = analyze(data, recording);
+    assertEquals(0, result.code(), result.output());
+    assertThat(result.output(), not(containsString("decoded with perf script")));
+    Map<String, Double> functions = mixedFunctions(recording);
     assertThat(functions.toString(), functions.getOrDefault("parallel_section", 0.0),
         greaterThan(30.0));
     assertThat(functions.toString(), functions.getOrDefault("serial_section", 0.0),
