@@ -158,6 +158,11 @@ class NativeReaderAgainstPerfScriptTest {
 
     SinkLog nativeLog = new SinkLog();
     NativePerfDataReader.open(data, SymbolSources.live()).read(nativeLog);
+    // perf script prints no LOST_SAMPLES record (perf record's undated totals, written at the
+    // end when the machine was too busy to keep up): only the dated drops can match. The
+    // pipeline adds the undated ones on the perf script path (UndatedLosses); LostEventsIT
+    // checks both readers' totals against perf report --stats.
+    nativeLog.dropUndatedLosses();
 
     assertTrue(text.counts.getOrDefault("sample", 0) > 100, text.counts.toString());
     assertEquals(text.counts, nativeLog.counts);

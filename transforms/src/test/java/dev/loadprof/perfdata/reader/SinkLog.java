@@ -81,6 +81,17 @@ class SinkLog implements TraceEventSink {
     add("lost", timeNs + " " + count);
   }
 
+  /** Leaves out the losses without a time (perf record's LOST_SAMPLES totals). */
+  void dropUndatedLosses() {
+    int before = calls.size();
+    calls.removeIf(call -> call.startsWith("lost ") && Long.parseLong(call.split(" ")[1]) <= 0);
+    int dropped = before - calls.size();
+    if (dropped > 0) {
+      counts.merge("lost", -dropped, Integer::sum);
+      counts.remove("lost", 0);
+    }
+  }
+
   @Override
   public void ignored(String event) {
     add("ignored", event);
