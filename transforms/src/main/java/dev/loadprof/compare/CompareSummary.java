@@ -36,7 +36,33 @@ final class CompareSummary implements CompareWriter {
     appendCommon(sb, c.excluded(), c.notes());
     changes(sb, c.changes());
     verdict(sb, c.verdict(), c.settings(), !c.changes().isEmpty());
+    unsettled(sb, c);
     return sb.toString();
+  }
+
+  /**
+   * Under "no change": each compared process whose median real time moved past the thresholds
+   * without the change being significant. Two noisy runs a side can hide a doubled serial
+   * section (median +43 %, p = 0.08 on a loaded machine); "no change" alone would read as
+   * "nothing moved", so the line says what moved and that more runs settle it.
+   */
+  static void unsettled(StringBuilder sb, Comparison c) {
+    if (c.verdict() != Verdict.NO_CHANGE) {
+      return;
+    }
+    for (MetricComparison r : c.rows()) {
+      if (r.metric() != Metric.REAL_TIME || r.key().isFunction() || r.significant()
+          || !r.passesThresholds() || r.deltaPct() == null) {
+        continue;
+      }
+      ConsoleTable.wrap(sb, String.format(Locale.ROOT, "not settled: %s's median real time"
+          + " moved %+.1f%% (%s to %s), but with %d+%d runs this noisy that is not significant"
+          + " (%s); record more runs a side (4 or more) to tell a change from noise",
+          r.key().process(), r.deltaPct(), Metric.REAL_TIME.format(r.baseline()),
+          Metric.REAL_TIME.format(r.candidate()), r.nBaseline(), r.nCandidate(),
+          r.pValue() == null ? "no p-value" : String.format(Locale.ROOT, "p=%.3f", r.pValue())),
+          "  ", "  ");
+    }
   }
 
   /**

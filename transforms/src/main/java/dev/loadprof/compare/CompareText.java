@@ -50,6 +50,7 @@ public final class CompareText implements CompareWriter {
     }
     List<MetricComparison> changes = c.changes();
     CompareSummary.verdict(sb, c.verdict(), s, !changes.isEmpty());
+    CompareSummary.unsettled(sb, c);
 
     sb.append('\n');
     if (changes.isEmpty()) {
