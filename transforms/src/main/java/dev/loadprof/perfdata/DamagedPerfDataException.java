@@ -36,6 +36,16 @@ public final class DamagedPerfDataException extends IOException implements BadIn
         + ". Record it again, or copy it again if it was copied", perfSaid, true);
   }
 
+  /**
+   * A file perf runs on and fails without saying it is damaged ({@code perfSaid}: the command,
+   * its exit code and its words): perf cannot read it, so it is bad input all the same.
+   */
+  static DamagedPerfDataException unreadable(String file, String perfSaid) {
+    return new DamagedPerfDataException(file + ": perf cannot read the perf.data file (" + perfSaid
+        + "); record it again, or copy it again if it was copied, or try --perf-data-reader"
+        + " native", perfSaid, true);
+  }
+
   /** True when perf's words (lines of its stderr) say the file is damaged. */
   static boolean saysDamaged(String perfSaid) {
     String lower = perfSaid.toLowerCase(java.util.Locale.ROOT);

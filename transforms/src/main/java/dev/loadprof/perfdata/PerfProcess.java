@@ -73,16 +73,40 @@ final class PerfProcess {
       ByteArrayOutputStream kept = STDERR.remove(err);
       if (code != 0) {
         String said = meaningful(kept == null ? "" : kept.toString(StandardCharsets.UTF_8));
-        if (DamagedPerfDataException.saysDamaged(said)) {
-          throw new DamagedPerfDataException(what, said);
-        }
-        throw new IOException(what + ": " + String.join(" ", command) + " failed (exit " + code
-            + ")" + (said.isEmpty() ? "" : ": " + said));
+        throw failure(what, command, code, said);
       }
     } catch (InterruptedException e) {
       p.destroy();
       Thread.currentThread().interrupt();
       throw new IOException(what + ": interrupted", e);
     }
+  }
+
+  /** Exit codes of a perf killed from outside (128 + SIGHUP, SIGINT, SIGKILL, SIGPIPE, SIGTERM). */
+  private static final java.util.Set<Integer> KILLED_FROM_OUTSIDE =
+      java.util.Set.of(129, 130, 137, 141, 143);
+
+  /**
+   * Why perf failed on the file {@code what}. perf that runs but exits non-zero (or crashes) on
+   * an input file could not read that file: bad input, named with perf's words. Not the file's
+   * fault: perf that does not run at all (perf --version fails), or a perf killed from outside
+   * (the OOM killer, a user), which says nothing about the file.
+   */
+  static IOException failure(String what, List<String> command, int code, String said) {
+    if (DamagedPerfDataException.saysDamaged(said)) {
+      return new DamagedPerfDataException(what, said);
+    }
+    String run = String.join(" ", command.subList(0, Math.min(2, command.size())));
+    if (KILLED_FROM_OUTSIDE.contains(code)) {
+      return new IOException(what + ": " + run + " was killed (signal " + (code - 128)
+          + ", out of memory?) while reading it" + (said.isEmpty() ? "" : ": " + said));
+    }
+    try {
+      PerfMissingException.check();
+    } catch (PerfMissingException e) {
+      return e;
+    }
+    return DamagedPerfDataException.unreadable(what, run + " exits " + code
+        + (said.isEmpty() ? " without a word" : ": " + said));
   }
 }
