@@ -414,9 +414,12 @@ public final class BlockBuilder implements TraceEventSink {
       long carryEnd = window - b.window - 1 > maxCarry ? b.window + 1 + maxCarry : Long.MAX_VALUE;
       for (long w = b.window + 1; w < window && state.kind == CpuState.Kind.RUNNING; w++) {
         // The running thread carries over a window in which this CPU recorded nothing; after
-        // many such windows it has surely stopped, so it ends as at the end of the trace.
+        // many such windows it has surely stopped, so it ends as at the end of the trace. The
+        // run's end is not known yet: the latest record is, and it is past the thread's end
+        // (half an interval after its last evidence). A sentinel here (Long.MAX_VALUE) was read
+        // as the trace's end by the wall view: waits left open lasted 292 years.
         boolean last = w + 1 == carryEnd;
-        state = emit(new OpenBlock(cpu, w, state), last, last ? Long.MAX_VALUE : 0);
+        state = emit(new OpenBlock(cpu, w, state), last, last ? lastNs : 0);
         if (last) {
           break;
         }
