@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.ThreadState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongToDoubleFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -183,6 +185,20 @@ class StateTimelineTest {
    */
   @Test
   void aCpuSilentForTenSecondsLeavesTheWaitsEndingAtTheTrace() {
+    assertSleepEndsAtTheTrace(block -> { });
+  }
+
+  /** Blocks archived before the fix still hold that run end: it is not taken for an instant. */
+  @Test
+  void archivedBlocksEndingACarriedThreadAtLongMaxValueToo() {
+    assertSleepEndsAtTheTrace(block -> {
+      if (block.cpuTail && block.window == 100) {
+        block.runEndNs = Long.MAX_VALUE;
+      }
+    });
+  }
+
+  private static void assertSleepEndsAtTheTrace(Consumer<EventBlock> asRead) {
     WallRun run = WallRun.of(100, b -> {
       WallRun.sample(b, 1, 0, 30, 30, "hog"); // then CPU 0 records nothing until 12 s
       for (int ms = 50; ms <= 12_500; ms += 50) {
@@ -197,7 +213,7 @@ class StateTimelineTest {
           WallRun.sample(b, ms + 0.01, 0, 40, 40, "late");
         }
       }
-    });
+    }, asRead);
     long traceEnd = 12_500 * MS; // the last record, as the analysis passes it
     ProcessAccumulator acc = run.processes.get(20);
     assertTrue(acc.threads.traceEndNs <= traceEnd, "marks' end " + acc.threads.traceEndNs);
