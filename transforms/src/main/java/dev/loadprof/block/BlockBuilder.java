@@ -413,11 +413,8 @@ public final class BlockBuilder implements TraceEventSink {
       long maxCarry = Math.max(MAX_CARRY_WINDOWS, FAR_NS / windowNs);
       long carryEnd = window - b.window - 1 > maxCarry ? b.window + 1 + maxCarry : Long.MAX_VALUE;
       for (long w = b.window + 1; w < window && state.kind == CpuState.Kind.RUNNING; w++) {
-        // The running thread carries over a window in which this CPU recorded nothing; after
-        // many such windows it has surely stopped, so it ends as at the end of the trace. The
-        // run's end is not known yet: the latest record is, and it is past the thread's end
-        // (half an interval after its last evidence). A sentinel here (Long.MAX_VALUE) was read
-        // as the trace's end by the wall view: waits left open lasted 292 years.
+        // A running thread carried over many windows without a record has surely stopped: it
+        // ends as at the trace's end, so far the latest record (a real instant: see WindowThreads).
         boolean last = w + 1 == carryEnd;
         state = emit(new OpenBlock(cpu, w, state), last, last ? lastNs : 0);
         if (last) {
