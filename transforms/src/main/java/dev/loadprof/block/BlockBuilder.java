@@ -413,10 +413,10 @@ public final class BlockBuilder implements TraceEventSink {
       long maxCarry = Math.max(MAX_CARRY_WINDOWS, FAR_NS / windowNs);
       long carryEnd = window - b.window - 1 > maxCarry ? b.window + 1 + maxCarry : Long.MAX_VALUE;
       for (long w = b.window + 1; w < window && state.kind == CpuState.Kind.RUNNING; w++) {
-        // The running thread carries over a window in which this CPU recorded nothing; after
-        // many such windows it has surely stopped, so it ends as at the end of the trace.
+        // A running thread carried over many windows without a record has surely stopped: it
+        // ends as at the trace's end, so far the latest record (a real instant: see WindowThreads).
         boolean last = w + 1 == carryEnd;
-        state = emit(new OpenBlock(cpu, w, state), last, last ? Long.MAX_VALUE : 0);
+        state = emit(new OpenBlock(cpu, w, state), last, last ? lastNs : 0);
         if (last) {
           break;
         }

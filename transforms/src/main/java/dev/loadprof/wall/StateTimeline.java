@@ -145,8 +145,14 @@ public final class StateTimeline implements Serializable {
     if (totals.isEmpty() || hi <= lo) {
       return null;
     }
-    long width = bucketWidth(hi - lo, maxBuckets);
-    int n = (int) ((hi - lo + width - 1) / width);
+    if (hi - lo < 0) {
+      // The pieces span more than 292 years: some time is impossible. Keep the axis computable
+      // (its latest Long.MAX_VALUE ns) rather than fail the analysis on a page's picture.
+      lo = hi - Long.MAX_VALUE;
+    }
+    long span = hi - lo;
+    long width = bucketWidth(span, maxBuckets);
+    int n = (int) ((span - 1) / width + 1); // ceil(span / width) without overflow
 
     List<Integer> shown = new ArrayList<>(totals.keySet());
     shown.sort(Comparator.comparingDouble((Integer t) -> -sum(totals.get(t)))
@@ -169,9 +175,11 @@ public final class StateTimeline implements Serializable {
       }
       long a = Math.max(p.start[i], lo);
       long b = Math.min(p.end[i], hi);
+      // k * width < span for k < n, so lo + k * width does not overflow; the last bucket ends
+      // at hi.
       for (int k = (int) ((a - lo) / width); k < n && lo + k * width < b; k++) {
         long from = Math.max(a, lo + k * width);
-        long to = Math.min(b, lo + (k + 1) * width);
+        long to = k + 1 == n ? b : Math.min(b, lo + (k + 1) * width);
         double ns = kept.within(i, from, to);
         if (ns > 0) {
           byBucket[l][k * STATES + p.state[i]] += ns;
@@ -191,14 +199,15 @@ public final class StateTimeline implements Serializable {
 
   /** The smallest of 1, 2, 5 x 10^k ns that covers the span in at most max buckets. */
   static long bucketWidth(long span, int max) {
-    long need = (span + max - 1) / max;
-    for (long scale = 1; ; scale *= 10) {
+    long need = (span - 1) / max + 1; // ceil(span / max) without overflow (span > 0)
+    for (long scale = 1; scale <= Long.MAX_VALUE / 50; scale *= 10) {
       for (long m : new long[] {1, 2, 5}) {
         if (m * scale >= need) {
           return m * scale;
         }
       }
     }
+    return need; // beyond 10^17 ns: no round width needed
   }
 
   private static byte[] dominant(double[] byBucket, int n) {

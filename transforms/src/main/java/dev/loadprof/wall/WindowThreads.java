@@ -68,7 +68,10 @@ public final class WindowThreads {
       if (b.samples.count > 0) {
         lastSeen = Math.max(lastSeen, b.samples.time[b.samples.count - 1]);
       }
-      if (b.cpuTail) {
+      // Blocks built before 2026-11-28 (an archive may hold them) end a thread carried through
+      // 10 s of a silent CPU with Long.MAX_VALUE as the run's end: not an instant of the trace
+      // (taken for its end, it made waits 292 years long).
+      if (b.cpuTail && b.runEndNs != Long.MAX_VALUE) {
         lastSeen = Math.max(lastSeen, b.runEndNs);
       }
     }

@@ -4,12 +4,15 @@ import static dev.loadprof.wall.WallRun.MS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.load.ProcessAccumulator;
+import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.ThreadState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongToDoubleFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -92,6 +95,38 @@ class StateTimelineTest {
     assertEquals(5000, StateTimeline.bucketWidth(2_500_000, 1000));
     assertEquals(5_000_000, StateTimeline.bucketWidth(3_000_000_000L, 1000));
     assertEquals(10, StateTimeline.bucketWidth(6000, 1000));
+    // Spans near 2^63 ns: no overflow of the rounding up.
+    assertEquals(10_000_000_000_000_000L, StateTimeline.bucketWidth(Long.MAX_VALUE, 1000));
+    assertEquals(Long.MAX_VALUE, StateTimeline.bucketWidth(Long.MAX_VALUE, 1));
+  }
+
+  /**
+   * A wait that ran to Long.MAX_VALUE (a CPU's carried thread ended with that sentinel as the
+   * run's end, taken for the trace's end) broke analyze of a system-wide recording with
+   * NegativeArraySizeException: -5526, n = -921 buckets. No pieces' times may fail the axis.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("impossibleTimes")
+  void impossibleTimesStillGiveAnAxisOfAtMostMaxBuckets(String name, List<P> pieces,
+      long start) {
+    StateTimeline l = StateTimeline.of(pieces(pieces), WaitFilter.ALL, ALL_KEPT, 1000, 64);
+    assertEquals(start, l.startNs, "start");
+    assertTrue(l.buckets > 0 && l.buckets <= 1000, "buckets: " + l.buckets);
+    assertTrue(l.bucketNs > 0, "bucket width: " + l.bucketNs);
+    for (StateTimeline.Lane lane : l.lanes) {
+      assertEquals(l.buckets, lane.states().length);
+    }
+  }
+
+  static Stream<Arguments> impossibleTimes() {
+    long t0 = 17_815_736_049_662L; // a monotonic-clock time of the report
+    return Stream.of(
+        Arguments.of("a wait to Long.MAX_VALUE", List.of(p(1, t0, t0 + 5 * MS, RUN),
+            p(1, t0 + 5 * MS, Long.MAX_VALUE, SLEEP)), t0),
+        // More than 2^63 ns: the axis keeps the latest Long.MAX_VALUE ns of it.
+        Arguments.of("pieces from Long.MIN_VALUE to Long.MAX_VALUE", List.of(
+            p(1, Long.MIN_VALUE, t0, SLEEP), p(1, t0, t0 + 5 * MS, RUN),
+            p(2, t0, Long.MAX_VALUE, DISK)), 0L));
   }
 
   /** --tid, -C and --time narrow the lanes; the axis is clipped to the time ranges. */
@@ -141,6 +176,53 @@ class StateTimelineTest {
     assertEquals(RUNNABLE, states[at(l, 8.5)]);
     assertEquals(RUN, states[at(l, 10)]);
     assertEquals(SLEEP, states[at(l, 19.9)]);
+  }
+
+  /**
+   * The same through blocks and the replay: CPU 0's last thread is carried for 10 s without a
+   * record and ended as at the trace's end, in the window where process 20's thread falls asleep
+   * for good. That window's end was Long.MAX_VALUE, and so was the end of the sleep.
+   */
+  @Test
+  void aCpuSilentForTenSecondsLeavesTheWaitsEndingAtTheTrace() {
+    assertSleepEndsAtTheTrace(block -> { });
+  }
+
+  /** Blocks archived before the fix still hold that run end: it is not taken for an instant. */
+  @Test
+  void archivedBlocksEndingACarriedThreadAtLongMaxValueToo() {
+    assertSleepEndsAtTheTrace(block -> {
+      if (block.cpuTail && block.window == 100) {
+        block.runEndNs = Long.MAX_VALUE;
+      }
+    });
+  }
+
+  private static void assertSleepEndsAtTheTrace(Consumer<EventBlock> asRead) {
+    WallRun run = WallRun.of(100, b -> {
+      WallRun.sample(b, 1, 0, 30, 30, "hog"); // then CPU 0 records nothing until 12 s
+      for (int ms = 50; ms <= 12_500; ms += 50) {
+        if (ms < 10_050) {
+          WallRun.sample(b, ms, 1, 20, 20, "sleeper");
+        } else if (ms == 10_050) {
+          WallRun.swap(b, ms, 1, 20, 20, "S", 21, "keeper", WallRun.NO_STACK);
+        } else {
+          WallRun.sample(b, ms, 1, 21, 21, "keeper");
+        }
+        if (ms == 12_000) {
+          WallRun.sample(b, ms + 0.01, 0, 40, 40, "late");
+        }
+      }
+    }, asRead);
+    long traceEnd = 12_500 * MS; // the last record, as the analysis passes it
+    ProcessAccumulator acc = run.processes.get(20);
+    assertTrue(acc.threads.traceEndNs <= traceEnd, "marks' end " + acc.threads.traceEndNs);
+    ThreadStateSummary s = ThreadStates.compute(acc.threads, acc.spanStartNs, acc.spanEndNs,
+        traceEnd, WaitFilter.ALL);
+    assertEquals(2_450 * MS, s.byStateNs[SLEEP], 1e-3, "asleep 10.05 s - 12.5 s");
+    StateTimeline l = StateTimeline.compute(acc.threads, acc.spanStartNs, acc.spanEndNs,
+        traceEnd, WaitFilter.ALL);
+    assertEquals(s.byStateNs[SLEEP], l.lanes.get(0).byStateNs()[SLEEP], 1e-3);
   }
 
   private static int at(StateTimeline l, double ms) {

@@ -27,8 +27,14 @@ final class WallRun {
 
   /** Runs the events with windows of windowMs, so that waits can cross windows. */
   static WallRun of(long windowMs, Consumer<BlockBuilder> events) {
+    return of(windowMs, events, block -> { });
+  }
+
+  /** The same, each block changed by asRead before its intervals (as an archive gives it). */
+  static WallRun of(long windowMs, Consumer<BlockBuilder> events, Consumer<EventBlock> asRead) {
     Map<Long, List<EventBlock>> byWindow = new TreeMap<>();
     BlockBuilder b = new BlockBuilder("run", "t.txt", windowMs * MS, null, block -> {
+      asRead.accept(block);
       CpuTimeline.replay(block, true);
       byWindow.computeIfAbsent(block.window, w -> new ArrayList<>()).add(block);
     });
