@@ -50,19 +50,20 @@ public final class SpeedscopeReport implements TextReport {
       List<StackWeight> stacks = byProcess.getOrDefault(p.runId + '\0' + p.pid, List.of());
       if (!stacks.isEmpty()) {
         Profile real = new Profile(profiles, name + ": real time on CPU");
-        stacks.forEach(s -> real.add(ids(FoldedReport.segments(s.stack()), frames, frameIds),
-            s.wallNs()));
-        real.end();
+        List<Sample> samples = new ArrayList<>();
+        stacks.forEach(s -> samples.add(new Sample(FoldedReport.segments(s.stack()), s.wallNs())));
+        real.addAll(samples, frames, frameIds);
       }
       if (p.threadStates != null && !p.threadStates.waits.isEmpty()) {
         Profile off = new Profile(profiles, name + ": off-CPU thread time");
+        List<Sample> samples = new ArrayList<>();
         for (Map.Entry<ThreadStateSummary.Wait, Double> e : p.threadStates.waits.entrySet()) {
           Frame[] stack = e.getKey().stack().frames();
           List<String> segments = new ArrayList<>(FoldedReport.segments(stack));
           segments.add(FoldedReport.clean(e.getKey().state().label)); // the state is the leaf
-          off.add(ids(segments, frames, frameIds), Math.round(e.getValue()));
+          samples.add(new Sample(segments, Math.round(e.getValue())));
         }
-        off.end();
+        off.addAll(samples, frames, frameIds);
       }
     }
     ProcessLoad headline = a.headline();
@@ -86,6 +87,13 @@ public final class SpeedscopeReport implements TextReport {
     return out;
   }
 
+  /** A stack (root to leaf) and its weight in ns. */
+  private record Sample(List<String> segments, long ns) {
+    String folded() {
+      return String.join(";", segments);
+    }
+  }
+
   /** One sampled profile: its stacks and their weights in ns; endValue their sum. */
   private static final class Profile {
     private final ObjectNode node;
@@ -101,6 +109,19 @@ public final class SpeedscopeReport implements TextReport {
       node.put("startValue", 0);
       samples = node.putArray("samples");
       weights = node.putArray("weights");
+    }
+
+    /**
+     * The samples in the order of their folded lines, and the frames numbered in that order:
+     * the waits' map keeps the order in which the decoding threads first saw them, which
+     * differs from run to run, and the file must be the same bytes for the same trace.
+     */
+    void addAll(List<Sample> samples, ArrayNode frames, Map<String, Integer> frameIds) {
+      samples.sort(java.util.Comparator.comparing(Sample::folded));
+      for (Sample s : samples) {
+        add(ids(s.segments(), frames, frameIds), s.ns());
+      }
+      end();
     }
 
     void add(List<Integer> stack, long ns) {
