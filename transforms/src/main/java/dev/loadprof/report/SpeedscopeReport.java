@@ -112,13 +112,17 @@ public final class SpeedscopeReport implements TextReport {
     }
 
     /**
-     * The samples in the order of their folded lines, and the frames numbered in that order:
-     * the waits' map keeps the order in which the decoding threads first saw them, which
-     * differs from run to run, and the file must be the same bytes for the same trace.
+     * One sample per folded line (stacks whose names fold alike summed, as in the folded
+     * files), in the order of the lines, and the frames numbered in that order: the waits' map
+     * keeps the order in which the decoding threads first saw them, which differs from run to
+     * run, and the file must be the same bytes for the same trace.
      */
     void addAll(List<Sample> samples, ArrayNode frames, Map<String, Integer> frameIds) {
-      samples.sort(java.util.Comparator.comparing(Sample::folded));
+      java.util.TreeMap<String, Sample> lines = new java.util.TreeMap<>();
       for (Sample s : samples) {
+        lines.merge(s.folded(), s, (a, b) -> new Sample(a.segments(), a.ns() + b.ns()));
+      }
+      for (Sample s : lines.values()) {
         add(ids(s.segments(), frames, frameIds), s.ns());
       }
       end();
