@@ -17,9 +17,9 @@ import java.util.Map;
  * name, number of CPUs). See perf's Documentation/perf.data-file-format.txt.
  */
 final class PerfDataFile {
-  private static final long MAGIC = 0x32454c4946524550L; // "PERFILE2" read little-endian
+  /** "PERFILE2" read little-endian: the first 8 bytes of a file and of a pipe-mode stream. */
+  static final long MAGIC = 0x32454c4946524550L;
   private static final int FILE_HEADER_BYTES = 104;
-  private static final int PIPE_HEADER_BYTES = 16;
 
   // Feature bits (perf's util/header.h).
   private static final int FEAT_TRACING_DATA = 1;
@@ -75,10 +75,10 @@ final class PerfDataFile {
   }
 
   private void readHeader(CheckedFile f) throws IOException {
-    if (f.size < PIPE_HEADER_BYTES) {
+    if (f.size < PipeRecords.HEADER_BYTES) {
       throw new UnsupportedPerfDataException("it is too short for a perf.data header");
     }
-    ByteBuffer h = f.section(0, PIPE_HEADER_BYTES, 0, "the file header");
+    ByteBuffer h = f.section(0, PipeRecords.HEADER_BYTES, 0, "the file header");
     long magic = h.getLong(0);
     if (magic == Long.reverseBytes(MAGIC)) {
       throw new UnsupportedPerfDataException("it was recorded big-endian");
@@ -86,7 +86,7 @@ final class PerfDataFile {
     if (magic != MAGIC) {
       throw new UnsupportedPerfDataException("it does not start with PERFILE2");
     }
-    if (h.getLong(8) == PIPE_HEADER_BYTES) {
+    if (h.getLong(8) == PipeRecords.HEADER_BYTES) {
       throw new UnsupportedPerfDataException("it was written in pipe mode (perf record -o -)");
     }
     long headerSize = h.getLong(8);

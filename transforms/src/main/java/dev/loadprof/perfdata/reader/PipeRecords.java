@@ -19,7 +19,6 @@ import java.nio.file.Path;
  */
 final class PipeRecords implements RecordSource {
   static final int HEADER_BYTES = 16;
-  private static final long MAGIC = 0x32454c4946524550L; // "PERFILE2" read little-endian
 
   // perf's own record types (perf's util/event.h).
   private static final int HEADER_ATTR = 64;
@@ -63,7 +62,7 @@ final class PipeRecords implements RecordSource {
         return false;
       }
       ByteBuffer b = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
-      return b.getLong(0) == MAGIC && b.getLong(8) == HEADER_BYTES;
+      return b.getLong(0) == PerfDataFile.MAGIC && b.getLong(8) == HEADER_BYTES;
     }
   }
 
@@ -106,9 +105,9 @@ final class PipeRecords implements RecordSource {
     byte[] h = in.readNBytes(HEADER_BYTES);
     position = h.length;
     ByteBuffer b = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
-    if (h.length < 8 || b.getLong(0) != MAGIC) {
+    if (h.length < 8 || b.getLong(0) != PerfDataFile.MAGIC) {
       throw new UnsupportedPerfDataException(h.length >= 8 && b.getLong(0)
-          == Long.reverseBytes(MAGIC) ? "it was recorded big-endian"
+          == Long.reverseBytes(PerfDataFile.MAGIC) ? "it was recorded big-endian"
           : "it does not start with PERFILE2");
     }
     if (h.length < HEADER_BYTES || b.getLong(8) != HEADER_BYTES) {
