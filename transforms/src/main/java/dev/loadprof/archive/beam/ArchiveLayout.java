@@ -61,6 +61,16 @@ public final class ArchiveLayout {
     return resolve(archive, indexPath(night, hostPartition) + runId + JOB_SEPARATOR + jobId);
   }
 
+  /**
+   * The night index a job wrote of its runs under one night and host ({@link
+   * dev.loadprof.archive.NightIndex}).
+   */
+  public static ResourceId nightIndex(String archive, String night, String hostPartition,
+      String jobId) {
+    return resolve(archive, indexPath(night, hostPartition)
+        + dev.loadprof.archive.NightIndex.NAME_PREFIX + jobId);
+  }
+
   /** "index/night=N/host=H/", relative to the archive; "*" stands for any night or host. */
   public static String indexPath(String night, String hostPartition) {
     return INDEX_DIR + "/night=" + night + "/host=" + hostPartition + "/";

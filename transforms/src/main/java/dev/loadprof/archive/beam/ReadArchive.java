@@ -76,9 +76,11 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         .apply("List archives", Create.of(archives).withCoder(StringUtf8Coder.of()))
         .apply("List run manifests", ParDo.of(new ListManifestsFn(selection)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(),
-            KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())))
+            SerializableCoder.of(ArchiveListing.ManifestRef.class)))
+        // The runs' checks (manifest, block files) spread over the workers, many at once.
+        .apply("Spread runs over workers", Reshuffle.viaRandomKey())
         // One trace under several run ids (the same fingerprint) is one run: counted once.
-        .apply("Fingerprint runs", ParDo.of(new FingerprintFn()))
+        .apply("Check and fingerprint runs", ParDo.of(new FingerprintFn()))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(ManifestToRead.class)))
         .apply("Group runs by trace content", GroupByKey.create())
         .apply("Count each trace once", ParDo.of(new OncePerTraceFn()))
@@ -111,14 +113,16 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    */
   public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection)
       throws IOException {
-    Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
+    List<KV<String, ArchiveListing.ManifestRef>> refs = new ArrayList<>();
     for (String archive : archives) {
       for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
-        KV<String, ManifestToRead> keyed =
-            FingerprintFn.fingerprinted(archive, ref.path(), ref.indexedJobId());
-        if (keyed != null) {
-          byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
-        }
+        refs.add(KV.of(archive, ref));
+      }
+    }
+    Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
+    for (KV<String, ManifestToRead> keyed : LocalRunChecks.fingerprinted(refs)) {
+      if (keyed != null) {
+        byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
       }
     }
     List<LocalRun> runs = new ArrayList<>();
@@ -161,7 +165,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * Archive directory -> (archive directory, (manifest file, job of the index entry or "")) for
    * each selected run.
    */
-  static final class ListManifestsFn extends DoFn<String, KV<String, KV<String, String>>> {
+  static final class ListManifestsFn
+      extends DoFn<String, KV<String, ArchiveListing.ManifestRef>> {
     private final RunSelection selection;
 
     ListManifestsFn(RunSelection selection) {
@@ -170,10 +175,10 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
     @ProcessElement
     public void process(@Element String archive,
-        OutputReceiver<KV<String, KV<String, String>>> out) throws IOException {
+        OutputReceiver<KV<String, ArchiveListing.ManifestRef>> out) throws IOException {
       // What the listing finds to say, the CLI said before the job (ArchiveListing.Listing).
       for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
-        out.output(KV.of(archive, KV.of(ref.path(), ref.indexedJobId())));
+        out.output(KV.of(archive, ref));
       }
     }
   }
@@ -204,23 +209,27 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     }
   }
 
-  /** (archive, (manifest, indexed job)) -> (fingerprint, manifest to read), committed runs only. */
+  /**
+   * (archive, manifest ref) -> (fingerprint, manifest to read), committed runs only; a run its
+   * night index lists is checked here first ({@link RunChecks}), as the CLI checks the others.
+   */
   static final class FingerprintFn
-      extends DoFn<KV<String, KV<String, String>>, KV<String, ManifestToRead>> {
+      extends DoFn<KV<String, ArchiveListing.ManifestRef>, KV<String, ManifestToRead>> {
     @ProcessElement
-    public void process(@Element KV<String, KV<String, String>> element,
+    public void process(@Element KV<String, ArchiveListing.ManifestRef> element,
         OutputReceiver<KV<String, ManifestToRead>> out) {
-      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(),
-          element.getValue().getKey(), element.getValue().getValue());
+      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(), element.getValue());
       if (keyed != null) {
         out.output(keyed);
       }
     }
 
     /** (trace content key, manifest to read), or null for an index entry with no run to read. */
-    static KV<String, ManifestToRead> fingerprinted(String archive, String manifestPath,
-        String indexedJobId) {
-      RunManifestRecord manifest = committed(manifestPath, indexedJobId);
+    static KV<String, ManifestToRead> fingerprinted(String archive,
+        ArchiveListing.ManifestRef ref) {
+      String manifestPath = ref.path();
+      RunManifestRecord manifest = ref.indexed() != null ? RunChecks.checked(archive, ref)
+          : committed(manifestPath, ref.indexedJobId());
       if (manifest == null) {
         return null;
       }
