@@ -10,7 +10,9 @@ import org.apache.beam.sdk.values.KV;
 
 /**
  * The runs' checks of {@link ReadArchive}'s "Check and fingerprint runs" step without a runner:
- * on a few threads, since each is a handful of small reads that wait on the store. The first
+ * on a few threads, since each is a handful of small reads that wait on the store. The block
+ * files of a run a night index lists are checked when they are read, if they are (a nightly
+ * reads only the runs whose figures are not stored). The first
  * failure in the runs' order is thrown, as a sequential check would.
  */
 final class LocalRunChecks {
@@ -25,7 +27,7 @@ final class LocalRunChecks {
     if (refs.size() <= 1) {
       List<KV<String, ReadArchive.ManifestToRead>> out = new ArrayList<>();
       refs.forEach(r -> out.add(ReadArchive.FingerprintFn.fingerprinted(r.getKey(),
-          r.getValue())));
+          r.getValue(), false)));
       return out;
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, refs.size()), r -> {
@@ -37,7 +39,7 @@ final class LocalRunChecks {
       List<Future<KV<String, ReadArchive.ManifestToRead>>> futures = new ArrayList<>();
       for (KV<String, ArchiveListing.ManifestRef> r : refs) {
         futures.add(pool.submit(() -> ReadArchive.FingerprintFn.fingerprinted(r.getKey(),
-            r.getValue())));
+            r.getValue(), false)));
       }
       List<KV<String, ReadArchive.ManifestToRead>> out = new ArrayList<>();
       for (Future<KV<String, ReadArchive.ManifestToRead>> f : futures) {
