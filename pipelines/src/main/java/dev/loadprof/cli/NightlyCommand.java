@@ -63,7 +63,8 @@ final class NightlyCommand implements JobCommand {
       long computed = place.counter("figures_computed");
       if (read + computed > 0) {
         err.println("loadprof: figures of " + read + " archived runs read from the archive, "
-            + computed + " computed from their blocks (and stored for the next nights)");
+            + computed + " computed from their blocks (" + place.counter("figures_stored")
+            + " stored for the next nights)");
       }
     }
   }

@@ -118,9 +118,9 @@ public final class WriteKeptParts extends PTransform<PCollectionTuple, PDone> {
             byRun.getOrDefault(run.runId, List.of()), filters));
         kept.add(part);
         String where = toStore.get(run.runId);
-        if (where != null) {
-          RunFigures.store(FileSystems.matchNewResource(where, false), (Serializable) part,
-              c.getPipelineOptions());
+        if (where != null && RunFigures.store(FileSystems.matchNewResource(where, false),
+            (Serializable) part, c.getPipelineOptions())) {
+          org.apache.beam.sdk.metrics.Metrics.counter("loadprof", "figures_stored").inc();
         }
       }
       WriteReports.writeAtomically(null, outputDir,
