@@ -296,6 +296,7 @@ public final class NightlyHistory {
       keys.add(f);
       keys.add(f.with(Metric.CPU_TIME));
       keys.add(f.with(Metric.AVG_LOAD));
+      keys.add(f.with(Metric.CRITICAL_TIME)); // no values, so no series, in runs without a path
     }
     return List.copyOf(keys);
   }
