@@ -123,8 +123,8 @@ const Critical = (() => {
       { label: 'function', get: (r) => r.fn, text: true, cls: 'name' },
       ...order.map((f) => ({
         label: f + ' % faster', get: (r) => (r.at[f] ? r.at[f].change : null),
-        show: (r) => (r.at[f] ? signed(d, r.at[f].change) + ' (' + (r.at[f].changePct > 0 ? '+' : '')
-          + pct(r.at[f].changePct, 1) + ')' : '-'),
+        show: (r) => (r.at[f] ? signed(d, r.at[f].change) + ' (' + signed((v) => pct(v, 1), r.at[f].changePct)
+          + ')' : '-'),
         title: 'predicted change of the run\u2019s real time (span) if its on-CPU time were ' + f + ' % shorter',
       })),
     ], rows, 1 + first, null, true);
