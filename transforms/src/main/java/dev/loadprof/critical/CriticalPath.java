@@ -37,8 +37,12 @@ public final class CriticalPath implements Serializable {
     }
   }
 
-  /** A function's on-CPU time on the path (inclusive, once per sample), and its share of it. */
-  public record FunctionOnPath(String function, long ns, double share) implements Serializable {}
+  /**
+   * A function's on-CPU time on the path (inclusive, once per sample), its share of the path,
+   * and its self time (the samples it is the leaf of).
+   */
+  public record FunctionOnPath(String function, long ns, double share, long selfNs)
+      implements Serializable {}
 
   /** A thread's time on the path. */
   public record ThreadShare(int tid, String name, long ns) implements Serializable {}
