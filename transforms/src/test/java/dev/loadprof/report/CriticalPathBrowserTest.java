@@ -96,7 +96,7 @@ class CriticalPathBrowserTest {
         new Frame("start_thread", "libc.so.6")});
     long mainRun = 3 * step + (e - s - 8 * step);
     return new CriticalPath(s, e, segments,
-        List.of(new CriticalPath.FunctionOnPath("make_item", mainRun, 0.5)),
+        List.of(new CriticalPath.FunctionOnPath("make_item", mainRun, 0.5, mainRun)),
         List.of(new CriticalPath.ThreadShare(main, "stalls", mainRun + step)),
         Map.of("timer", step), mainRun + 3 * step, 0, step,
         List.of(new CriticalPath.WhatIf("make_item", 10, e - s - mainRun / 10, -mainRun / 10),

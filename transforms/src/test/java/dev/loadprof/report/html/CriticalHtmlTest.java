@@ -37,7 +37,7 @@ class CriticalHtmlTest {
     CallStack work = new CallStack(new Frame[] {new Frame("work", "app"),
         new Frame("start_thread", "libc.so.6")});
     return new CriticalPath(0, 100 * MS, segments,
-        List.of(new CriticalPath.FunctionOnPath("serial", 50 * MS, 0.5)),
+        List.of(new CriticalPath.FunctionOnPath("serial", 50 * MS, 0.5, 50 * MS)),
         List.of(new CriticalPath.ThreadShare(10, "app", 65 * MS),
             new CriticalPath.ThreadShare(11, "app", 35 * MS)),
         Map.of("timer", 15 * MS), 80 * MS, 0, 5 * MS,
