@@ -62,6 +62,42 @@ final class CriticalCause {
     return a.withCritical(new Attribution.CriticalChange(best, bestChange, pathChange, false));
   }
 
+  /**
+   * A change point's attribution naming the critical function, from the tracked series (the
+   * top functions' critical_time): the levels before (first..night) and after (night..end) as
+   * the change point's own; only when the process's path has nights on both sides.
+   */
+  static Attribution atChangePoint(Attribution a, SeriesKey key,
+      Map<SeriesKey, NightlyHistory.Series> all, java.time.LocalDate first,
+      java.time.LocalDate night, java.time.LocalDate end) {
+    NightlyHistory.Series path = all.get(key.with(Metric.CRITICAL_TIME).onProcess());
+    double sign = Math.signum(a.cpuPartNs() + a.parallelismPartNs());
+    if (path == null || sign == 0 || !path.hasNights(first, night)
+        || !path.hasNights(night, end)) {
+      return a;
+    }
+    double pathChange = path.median(night, end) - path.median(first, night);
+    if (key.isFunction()) {
+      NightlyHistory.Series own = all.get(key.with(Metric.CRITICAL_TIME));
+      double change = own == null ? 0 : own.median(night, end) - own.median(first, night);
+      return a.withCritical(new Attribution.CriticalChange(key.function(), change, pathChange,
+          true));
+    }
+    String best = null;
+    double bestChange = 0;
+    for (NightlyHistory.Series f : new java.util.TreeMap<>(all).values()) {
+      if (f.key.isFunction() && f.key.metric().isCritical()
+          && RunPresence.processOf(f.key).equals(key)) {
+        double c = f.median(night, end) - f.median(first, night);
+        if (c * sign > bestChange * sign) {
+          best = f.key.function();
+          bestChange = c;
+        }
+      }
+    }
+    return a.withCritical(new Attribution.CriticalChange(best, bestChange, pathChange, false));
+  }
+
   /** The change of the medians; NaN unless every run of both sides has the figure. */
   private static double change(Map<String, Map<SeriesKey, Double>> byRun, RunPresence ran,
       SeriesKey key) {

@@ -157,4 +157,52 @@ class CriticalCauseTest {
     assertTrue(NightlyHistory.tracked(byRun, 3).contains(new SeriesKey("", "app", "serial",
         Metric.CRITICAL_TIME)), "in the history of the top functions");
   }
+
+  /**
+   * nightly's change points: a history where setup (serial, on the path) does 30 % more CPU
+   * from night 10 on. The process's real-time change point names setup as the function whose
+   * time on the path grew; the same history without paths names nothing (and keeps its other
+   * figures).
+   */
+  @Test
+  void aChangePointNamesTheCriticalFunction() {
+    for (boolean withPaths : new boolean[] {true, false}) {
+      dev.loadprof.report.Analysis a = new SyntheticNights(20, 2, 0.005, 10, -1).generate(7);
+      if (withPaths) {
+        a.processes().forEach(p -> p.criticalPath = pathOf(a.filteredStacksOf(p)));
+      }
+      Nightly n = NightlyHistory.nightly(a, NightlySettings.DEFAULT.withSeed(7));
+      ChangePoint process = n.changePoints().stream().filter(cp -> !cp.key().isFunction()
+          && cp.key().metric().isRealTime()).findFirst().orElse(null);
+      assertNotNull(process, n.changePoints().toString());
+      Attribution.CriticalChange critical = process.attribution().critical();
+      if (!withPaths) {
+        assertNull(critical);
+        assertTrue(n.history().stream().noneMatch(h -> h.key().metric().isCritical()));
+        continue;
+      }
+      assertNotNull(critical, process.toString());
+      assertEquals("setup", critical.function());
+      assertEquals(60 * MS, critical.functionChangeNs(), 15 * MS, "200 ms -> 260 ms");
+      ChangePoint setup = NightlyFixturesTest.find(n, "setup", Metric.REAL_TIME);
+      assertTrue(setup.attribution().critical().own());
+    }
+  }
+
+  /** A path of the synthetic app: setup's CPU time, then crunch's real time, poll's CPU. */
+  private static dev.loadprof.critical.CriticalPath pathOf(
+      List<dev.loadprof.profile.StackWeight> stacks) {
+    List<dev.loadprof.critical.CriticalPath.StackOnPath> onPath = new ArrayList<>();
+    long total = 0;
+    for (dev.loadprof.profile.StackWeight s : stacks) {
+      long ns = s.cpuNs() / s.load();
+      onPath.add(new dev.loadprof.critical.CriticalPath.StackOnPath(1,
+          new dev.loadprof.model.CallStack(s.stack()), ns));
+      total += ns;
+    }
+    return new dev.loadprof.critical.CriticalPath(0, total, List.of(
+        new dev.loadprof.critical.CriticalPath.PathSegment(1, 0, total,
+            dev.loadprof.critical.CriticalPath.Kind.RUNNING, "")), List.of(), List.of(),
+        Map.of(), total, 0, 0, List.of(), Map.of(), onPath, List.of(), List.of());
+  }
 }
