@@ -64,10 +64,11 @@ public final class CriticalPath implements Serializable {
       implements Serializable {}
 
   /**
-   * A wait on the path: RUNNABLE_* or BLOCKED, its reason (as in {@link PathSegment}), where the
-   * thread waited (its switch-out stack, leaf first; empty when not known), and the ns.
+   * A wait on the path: the thread, RUNNABLE_* or BLOCKED, its reason (as in {@link
+   * PathSegment}), where the thread waited (its switch-out stack, leaf first; empty when not
+   * known), and the ns.
    */
-  public record WaitOnPath(Kind kind, String reason, CallStack stack, long ns)
+  public record WaitOnPath(int tid, Kind kind, String reason, CallStack stack, long ns)
       implements Serializable {}
 
   public final long spanStartNs;
@@ -110,6 +111,20 @@ public final class CriticalPath implements Serializable {
     this.stacks = List.copyOf(stacks);
     this.waits = List.copyOf(waits);
     this.notes = List.copyOf(notes);
+  }
+
+  /**
+   * A wait as a frame of the folded stacks and the profiles: "[blocked: timer]", "[waiting for a
+   * CPU: own threads]", "[waiting for a CPU: process NAME]".
+   */
+  public static String waitLabel(Kind kind, String reason) {
+    return switch (kind) {
+      case BLOCKED -> "[blocked: " + reason + "]";
+      case RUNNABLE_OWN -> "[waiting for a CPU: own threads]";
+      case RUNNABLE_OTHER -> "[waiting for a CPU: " + (reason.isEmpty() ? "another process"
+          : reason) + "]";
+      case RUNNING -> "[running]";
+    };
   }
 
   public long spanNs() {
@@ -183,7 +198,7 @@ public final class CriticalPath implements Serializable {
     return stacks;
   }
 
-  /** The waits on the path by kind, reason and stack, most first. */
+  /** The waits on the path by thread, kind, reason and stack, most first. */
   public List<WaitOnPath> waits() {
     return waits;
   }

@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 /**
@@ -37,10 +36,11 @@ public final class CriticalPaths {
    * @param threadForks tid to {fork ns, creator tid} (RunInfo.threadForks)
    * @param hasWakers whether the run recorded wake-ups (system-wide with sched_wakeup)
    * @param whatIfs the --what-if requests
+   * @param notes what the caller says about the path (e.g. why this process was chosen)
    */
   public record Input(ThreadStates.Replayed replayed, long spanStartNs, long spanEndNs, int pid,
       String comm, IntFunction<String> processName, Map<Integer, long[]> threadForks,
-      boolean hasWakers, List<WhatIfRequest> whatIfs) {}
+      boolean hasWakers, List<WhatIfRequest> whatIfs, List<String> notes) {}
 
   /** The path, or null when the process has no span or no thread. */
   public static CriticalPath compute(Input in) {
@@ -103,12 +103,13 @@ public final class CriticalPaths {
       }
       if (kind != Kind.RUNNING) {
         int stack = piece >= 0 ? g.replayed.pieceStack(piece) : -1;
-        profile.addWait(kind, reason, stack < 0 ? null : g.marks.stacks.get(stack), ns);
+        profile.addWait(tid, kind, reason, stack < 0 ? null : g.marks.stacks.get(stack), ns);
       }
       byThread.merge(tid, ns, Long::sum);
       add(segments, new PathSegment(tid, from, g.time[i], kind, reason));
     }
-    List<String> notes = new ArrayList<>(g.notes);
+    List<String> notes = new ArrayList<>(in.notes());
+    notes.addAll(g.notes);
     if (samples.unplaced > 0) {
       notes.add(samples.unplaced + " samples fell outside their thread's runs and are not in"
           + " the critical profile");
@@ -177,10 +178,6 @@ public final class CriticalPaths {
     Map<String, Long> out = new LinkedHashMap<>();
     e.forEach(x -> out.put(x.getKey(), x.getValue()));
     return out;
-  }
-
-  static Map<String, Long> byName(Map<String, Long> m) {
-    return new TreeMap<>(m);
   }
 
   static CallStack none() {

@@ -30,7 +30,7 @@ final class PathProfile {
   private final Map<Long, double[]> onCpu = new HashMap<>();
   private final Map<WaitKey, long[]> waits = new HashMap<>();
 
-  private record WaitKey(Kind kind, String reason, CallStack stack) {}
+  private record WaitKey(int tid, Kind kind, String reason, CallStack stack) {}
 
   PathProfile(ExecutionGraph g, PathSamples samples) {
     this.g = g;
@@ -52,9 +52,9 @@ final class PathProfile {
     }
   }
 
-  void addWait(Kind kind, String reason, CallStack stack, long ns) {
-    waits.computeIfAbsent(new WaitKey(kind, reason, stack == null ? CriticalPaths.none() : stack),
-        k -> new long[1])[0] += ns;
+  void addWait(int tid, Kind kind, String reason, CallStack stack, long ns) {
+    waits.computeIfAbsent(new WaitKey(tid, kind, reason,
+        stack == null ? CriticalPaths.none() : stack), k -> new long[1])[0] += ns;
   }
 
   private CallStack stackOf(long key) {
@@ -136,7 +136,7 @@ final class PathProfile {
     Map<String, double[]> lines = new HashMap<>();
     onCpu.forEach((key, ns) -> lines.computeIfAbsent(line(stackOf(key), null),
         x -> new double[1])[0] += ns[0]);
-    waits.forEach((w, ns) -> lines.computeIfAbsent(line(w.stack(), label(w.kind(), w.reason())),
+    waits.forEach((w, ns) -> lines.computeIfAbsent(line(w.stack(), CriticalPath.waitLabel(w.kind(), w.reason())),
         x -> new double[1])[0] += ns[0]);
     Map<String, Long> out = new TreeMap<>();
     lines.forEach((l, ns) -> {
@@ -146,17 +146,6 @@ final class PathProfile {
       }
     });
     return out;
-  }
-
-  /** The name of a wait as a frame: "[blocked: timer]", "[waiting for a CPU: own threads]". */
-  static String label(Kind kind, String reason) {
-    return switch (kind) {
-      case BLOCKED -> "[blocked: " + reason + "]";
-      case RUNNABLE_OWN -> "[waiting for a CPU: own threads]";
-      case RUNNABLE_OTHER -> "[waiting for a CPU: " + (reason.isEmpty() ? "another process"
-          : reason) + "]";
-      case RUNNING -> "[running]";
-    };
   }
 
   private static String line(CallStack s, String leaf) {
@@ -189,9 +178,10 @@ final class PathProfile {
 
   List<CriticalPath.WaitOnPath> waits() {
     List<CriticalPath.WaitOnPath> out = new ArrayList<>();
-    waits.forEach((w, ns) -> out.add(new CriticalPath.WaitOnPath(w.kind(), w.reason(), w.stack(),
-        ns[0])));
+    waits.forEach((w, ns) -> out.add(new CriticalPath.WaitOnPath(w.tid(), w.kind(), w.reason(),
+        w.stack(), ns[0])));
     out.sort(Comparator.comparingLong((CriticalPath.WaitOnPath w) -> -w.ns())
+        .thenComparingInt(CriticalPath.WaitOnPath::tid)
         .thenComparing(w -> w.kind().name()).thenComparing(CriticalPath.WaitOnPath::reason)
         .thenComparing(w -> w.stack().toString()));
     return out;

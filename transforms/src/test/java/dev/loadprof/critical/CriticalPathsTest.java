@@ -29,70 +29,12 @@ class CriticalPathsTest {
   static final long MS = 1_000_000L;
   static final int PID = 100;
 
-  /** A program's marks, written as what each thread did. */
-  static final class Program {
-    final ThreadMarks marks = new ThreadMarks();
-    final Map<Integer, long[]> forks = new HashMap<>();
-    long end;
-
-    /** tid ran [a, b) ms in function f (a sample each ms), called from root. */
-    Program run(int tid, double a, double b, String f, String root) {
-      marks.addRun(tid, ms(a), ms(b), tid % 4, ms(a), 0, 0, -1);
-      CallStack s = new CallStack(new Frame[] {new Frame(f, "/bin/prog"),
-          new Frame(root, "/bin/prog")});
-      for (long t = ms(a); t < ms(b); t += MS / 4) {
-        marks.addSample(tid, t + MS / 8, s);
-      }
-      end = Math.max(end, ms(b));
-      return this;
-    }
-
-    /** tid ran [a, b): its first half in f, its second in g. */
-    Program run2(int tid, double a, double b, String f, String g, String root) {
-      double mid = (a + b) / 2;
-      run(tid, a, mid, f, root);
-      marks.addRun(tid, ms(mid), ms(b), tid % 4, ms(mid), 0, 0, -1);
-      CallStack s = new CallStack(new Frame[] {new Frame(g, "/bin/prog"),
-          new Frame(root, "/bin/prog")});
-      for (long t = ms(mid); t < ms(b); t += MS / 4) {
-        marks.addSample(tid, t + MS / 8, s);
-      }
-      end = Math.max(end, ms(b));
-      return this;
-    }
-
-    /** tid left its CPU at t in state (S, D, X) with the leaf frame where. */
-    Program out(int tid, double t, char state, String where) {
-      int code = state == 'X' ? ThreadState.EXITED : ThreadState.codeOfPrevState(String.valueOf(state));
-      marks.addOut(tid, ms(t), code, where == null ? null
-          : new CallStack(new Frame[] {new Frame(where, "[kernel.kallsyms]")}));
-      return this;
-    }
-
-    Program wake(int tid, double t, int wakerPid, int wakerTid) {
-      marks.addWake(tid, ms(t), wakerPid, wakerTid);
-      return this;
-    }
-
-    Program fork(int tid, double t, int creator) {
-      forks.put(tid, new long[] {ms(t), creator});
-      return this;
-    }
-
-    CriticalPath path(List<WhatIfRequest> whatIfs) {
-      marks.noteEnd(end);
-      ThreadStates.Replayed r = ThreadStates.replay(marks, end);
-      return CriticalPaths.compute(new CriticalPaths.Input(r, 0, end, PID, "prog",
-          pid -> pid == 7 ? "noise" : "pid " + pid, forks, true, whatIfs));
-    }
-  }
-
   static long ms(double v) {
-    return Math.round(v * MS);
+    return ProgramMarks.ms(v);
   }
 
   /** A case: a program, its path's threads in order, and what-ifs with the span they predict. */
-  record Case(String name, Program program, long spanMs, List<Integer> pathThreads,
+  record Case(String name, ProgramMarks program, long spanMs, List<Integer> pathThreads,
       Map<String, Long> blockedMs, List<Object[]> whatIfs) {}
 
   static Stream<Arguments> cases() {
@@ -100,7 +42,7 @@ class CriticalPathsTest {
     // Fork-join: main's serial part, two workers (20 and 40 ms), joined one after the other,
     // then main's second serial part.
     cases.add(new Case("fork-join",
-        new Program().run(100, 0, 10, "serial", "main").fork(101, 10, 100).fork(102, 10, 100)
+        new ProgramMarks().run(100, 0, 10, "serial", "main").fork(101, 10, 100).fork(102, 10, 100)
             .out(100, 10, 'S', "futex_wait")
             .run(101, 10, 30, "work_a", "worker").out(101, 30, 'X', null)
             .run(102, 10, 50, "work_b", "worker").out(102, 50, 'X', null)
@@ -116,7 +58,7 @@ class CriticalPathsTest {
     // Lock convoy: A holds the lock over [5, 10) (its critical section "cs") and wakes B, who
     // waited for it since 2 ms and then runs its critical section [10, 20).
     cases.add(new Case("lock convoy",
-        new Program().run2(1, 0, 10, "outside", "cs", "worker").run(1, 10, 15, "outside", "worker")
+        new ProgramMarks().run2(1, 0, 10, "outside", "cs", "worker").run(1, 10, 15, "outside", "worker")
             .out(1, 15, 'X', null)
             .run(2, 0, 2, "outside", "worker").out(2, 2, 'S', "futex_wait").wake(2, 10, PID, 1)
             .run(2, 10, 20, "cs", "worker").out(2, 20, 'X', null),
@@ -124,7 +66,7 @@ class CriticalPathsTest {
         List.<Object[]>of(new Object[] {"cs", 50, 12.5}, new Object[] {"outside", 50, 17.5})));
     // Producer-consumer: the producer makes an item each 4 ms, the consumer takes 2 ms each.
     cases.add(new Case("producer-consumer",
-        new Program().run(1, 0, 8, "produce", "producer").out(1, 8, 'X', null)
+        new ProgramMarks().run(1, 0, 8, "produce", "producer").out(1, 8, 'X', null)
             .wake(2, 4, PID, 1).wake(2, 8, PID, 1)
             .out(2, 0, 'S', "futex_wait").run(2, 4, 6, "consume", "consumer")
             .out(2, 6, 'S', "futex_wait").run(2, 8, 10, "consume", "consumer")
@@ -133,13 +75,13 @@ class CriticalPathsTest {
         List.<Object[]>of(new Object[] {"consume", 50, 9.0}, new Object[] {"produce", 50, 6.0})));
     // A sleep of 10 ms between two 2 ms runs: the timer bounds it.
     cases.add(new Case("sleep",
-        new Program().run(100, 0, 2, "work", "main").out(100, 2, 'S', "do_nanosleep")
+        new ProgramMarks().run(100, 0, 2, "work", "main").out(100, 2, 'S', "do_nanosleep")
             .wake(100, 12, 0, 0).run(100, 12, 14, "work", "main").out(100, 14, 'X', null),
         14, List.of(100), Map.of("timer", 10L),
         List.<Object[]>of(new Object[] {"work", 50, 12.0})));
     // Woken by another process: the walk ends there, with its name.
     cases.add(new Case("another process",
-        new Program().run(100, 0, 2, "work", "main").out(100, 2, 'S', "pipe_read")
+        new ProgramMarks().run(100, 0, 2, "work", "main").out(100, 2, 'S', "pipe_read")
             .wake(100, 5, 7, 70).run(100, 5, 6, "work", "main").out(100, 6, 'X', null),
         6, List.of(100), Map.of("process noise", 3L),
         List.<Object[]>of(new Object[] {"work", 50, 4.5})));
