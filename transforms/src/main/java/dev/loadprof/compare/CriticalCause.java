@@ -1,6 +1,7 @@
 package dev.loadprof.compare;
 
 import dev.loadprof.compare.stats.OrderStatistics;
+import dev.loadprof.report.html.CriticalHtml;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,7 +10,8 @@ import java.util.Map;
 /**
  * Where on the critical path a real-time change is: the column beside the cause (cpu,
  * parallelism, interference) that names the function whose time on the path grew (or, for an
- * improvement, shrank) most. Only where every run of both sides has a path (a process's
+ * improvement, shrank) most: code, or a blocked wait ("[blocked: timer]"), never a wait for a
+ * CPU (scheduling: the cause's interference and oversubscription parts tell that). Only where every run of both sides has a path (a process's
  * {@link Metric#CRITICAL_TIME}); otherwise the attribution stays as it was, so comparisons of
  * runs without paths are unchanged.
  */
@@ -52,6 +54,9 @@ final class CriticalCause {
     String best = null;
     double bestChange = 0;
     for (SeriesKey f : functionsOf.getOrDefault(key, List.of())) {
+      if (!isCode(f)) {
+        continue;
+      }
       double c = change(byRun, ran, f);
       // Ties go to the first function in key order: the same name on every machine.
       if (c * sign > bestChange * sign) {
@@ -86,7 +91,7 @@ final class CriticalCause {
     String best = null;
     double bestChange = 0;
     for (NightlyHistory.Series f : new java.util.TreeMap<>(all).values()) {
-      if (f.key.isFunction() && f.key.metric().isCritical()
+      if (f.key.isFunction() && f.key.metric().isCritical() && isCode(f.key)
           && RunPresence.processOf(f.key).equals(key)) {
         double c = f.median(night, end) - f.median(first, night);
         if (c * sign > bestChange * sign) {
@@ -96,6 +101,11 @@ final class CriticalCause {
       }
     }
     return a.withCritical(new Attribution.CriticalChange(best, bestChange, pathChange, false));
+  }
+
+  /** A function or a blocked wait; not a wait for a CPU. */
+  private static boolean isCode(SeriesKey f) {
+    return !f.function().startsWith(CriticalHtml.CPU_WAIT);
   }
 
   /** The change of the medians; NaN unless every run of both sides has the figure. */

@@ -159,6 +159,36 @@ class CriticalCauseTest {
   }
 
   /**
+   * End to end on two real recordings of mixed (compare/critical-base, critical-slow): the
+   * serial section 2 ms, then 5 ms an iteration. Both have paths (system-wide, wake-ups), so
+   * the process's regression names serial_section, whose time on the path grew by about the
+   * 12 x 3 ms it was made slower. Recorded at a load average of 10, the slower run's path also
+   * waited ~76 ms more for CPUs a java process held: a wait for a CPU is scheduling, not code,
+   * so it is a figure of its own but never the name in the column.
+   */
+  @Test
+  void twoRecordingsWhereOneFunctionGotSlower() {
+    Map<String, String> ids = new java.util.LinkedHashMap<>();
+    ids.put("critical-base", "base-1");
+    ids.put("critical-slow", "slow-1");
+    dev.loadprof.report.Analysis a = TraceRuns.assembled(ids, "^mixed$");
+    a.processes().forEach(p -> assertNotNull(p.criticalPath, p.runId + " has a path"));
+    Comparison c = Compare.compare(a, TraceRuns.sides(List.of("base-1"), List.of("slow-1")),
+        CompareSettings.DEFAULT);
+    String text = new CompareText().render(c);
+    MetricComparison process = c.row(new SeriesKey("", "mixed", null, Metric.REAL_TIME));
+    assertTrue(process.isRegression(), text);
+    Attribution.CriticalChange cp = process.attribution().critical();
+    assertNotNull(cp, text);
+    assertEquals("serial_section", cp.function(), text);
+    assertEquals(36 * MS, cp.functionChangeNs(), 12 * MS, text);
+    assertTrue(CompareText.detail(process).contains("most in serial_section +"), text);
+    MetricComparison javaWait = c.row(new SeriesKey("", "mixed",
+        "[waiting for a CPU: process java]", Metric.CRITICAL_TIME));
+    assertTrue(javaWait.delta() > cp.functionChangeNs(), "the larger growth, not named: " + text);
+  }
+
+  /**
    * nightly's change points: a history where setup (serial, on the path) does 30 % more CPU
    * from night 10 on. The process's real-time change point names setup as the function whose
    * time on the path grew; the same history without paths names nothing (and keeps its other

@@ -107,9 +107,9 @@ class CriticalPathBrowserTest {
             new CriticalPath.WhatIf("busy_item", 50, e - s - step / 2, -step / 2)),
         Map.of(), List.of(new CriticalPath.StackOnPath(main, make, mainRun),
             new CriticalPath.StackOnPath(others.get(0), busy, 3 * step)),
-        List.of(new CriticalPath.WaitOnPath(Kind.BLOCKED, "timer", new CallStack(new Frame[] {
+        List.of(new CriticalPath.WaitOnPath(main, Kind.BLOCKED, "timer", new CallStack(new Frame[] {
             new Frame("do_nanosleep", "[kernel.kallsyms]")}), step),
-            new CriticalPath.WaitOnPath(Kind.RUNNABLE_OTHER, "process cpuhog",
+            new CriticalPath.WaitOnPath(others.get(1), Kind.RUNNABLE_OTHER, "process cpuhog",
                 new CallStack(new Frame[0]), step)),
         List.of());
   }

@@ -214,6 +214,9 @@ public final class CriticalHtml {
     return tree;
   }
 
+  /** How the names of waits for a CPU start: scheduling, not code. */
+  public static final String CPU_WAIT = "[waiting for a CPU: ";
+
   /**
    * A wait on the path as a frame name: "[blocked: timer]", "[waiting for a CPU: own threads]",
    * "[waiting for a CPU: process X]" (compare's figures use the same names).
@@ -221,9 +224,8 @@ public final class CriticalHtml {
   public static String waitName(CriticalPath.Kind kind, String reason) {
     return switch (kind) {
       case BLOCKED -> "[blocked: " + (reason.isEmpty() ? "unknown" : reason) + "]";
-      case RUNNABLE_OWN -> "[waiting for a CPU: own threads]";
-      case RUNNABLE_OTHER -> "[waiting for a CPU: "
-          + (reason.isEmpty() ? "another process" : reason) + "]";
+      case RUNNABLE_OWN -> CPU_WAIT + "own threads]";
+      case RUNNABLE_OTHER -> CPU_WAIT + (reason.isEmpty() ? "another process" : reason) + "]";
       case RUNNING -> "[running]";
     };
   }

@@ -46,9 +46,9 @@ class CriticalHtmlTest {
             new CriticalPath.WhatIf("work", 25, 100 * MS, 0)),
         Map.of(), List.of(new CriticalPath.StackOnPath(10, serial, 50 * MS),
             new CriticalPath.StackOnPath(11, work, 30 * MS)),
-        List.of(new CriticalPath.WaitOnPath(Kind.BLOCKED, "timer", new CallStack(new Frame[] {
+        List.of(new CriticalPath.WaitOnPath(10, Kind.BLOCKED, "timer", new CallStack(new Frame[] {
             new Frame("do_nanosleep", "[kernel.kallsyms]")}), 15 * MS),
-            new CriticalPath.WaitOnPath(Kind.RUNNABLE_OTHER, "process cpuhog",
+            new CriticalPath.WaitOnPath(11, Kind.RUNNABLE_OTHER, "process cpuhog",
                 new CallStack(new Frame[0]), 5 * MS)),
         List.of());
   }
