@@ -182,6 +182,41 @@ class CriticalPathBrowserTest {
     assertEquals(List.of(), tab.errors(), "no console errors");
   }
 
+  /**
+   * The path the analysis computes for stalls (its main thread, pipe writer, queue and busy
+   * threads, linked by wake-ups): every line on its thread's lane (or counted as off the lanes),
+   * a hop wherever consecutive lines change lane, the flame graph with the path's top function,
+   * one what-if row per function predicted.
+   */
+  @Test
+  void theComputedPathOfStalls() throws Exception {
+    Analysis a = stalls();
+    ProcessLoad p = a.processes().get(0);
+    CriticalPath path = p.criticalPath;
+    assertTrue(path != null && !path.segments().isEmpty(), "stalls has a path");
+    Tab tab = open(a, "critical-stalls");
+    JsonNode drawn = JSON.readTree(tab.evaluate(ON_THEIR_LANES).asText());
+    assertTrue(drawn.get("segs").asInt() > 0, drawn.toString());
+    assertEquals(0, drawn.get("wrong").asInt(), "every line on its thread's lane: " + drawn);
+    JsonNode tids = drawn.get("tids");
+    int changes = 0;
+    for (int i = 1; i < tids.size(); i++) {
+      changes += tids.get(i).asInt() != tids.get(i - 1).asInt() ? 1 : 0;
+    }
+    assertTrue(changes <= drawn.get("hops").size(), "a hop at every change of lane: " + drawn);
+    assertTrue(changes > 0, "the path of stalls moves between threads: " + drawn);
+    String top = path.topFunctions().get(0).function();
+    assertTrue(tab.evaluate("[...document.querySelectorAll('#critical g.frame')].some(g =>"
+        + " g.dataset.name === " + JSON.writeValueAsString(top) + ")").asBoolean(),
+        "the path's top function " + top + " in its flame graph");
+    long functions = path.whatIfs().stream().map(CriticalPath.WhatIf::function).distinct()
+        .count();
+    assertEquals(functions, tab.evaluate("document.querySelectorAll('#what-if tbody tr').length")
+        .asLong());
+    tab.screenshot(AnalyzeReportBrowserTest.OUT.resolve("report-critical-stalls.png"), 3000);
+    assertEquals(List.of(), tab.errors(), "no console errors");
+  }
+
   /** A process without a path (here: none computed): one line, no overlay, no empty table. */
   @Test
   void withoutAPathOneLineSaysWhy() throws Exception {
