@@ -69,7 +69,7 @@ public final class RunMetrics {
         sum[0] += v[0];
         sum[1] += v[1];
       });
-      if (p.criticalPath != null) {
+      if (p.criticalPath != null && CriticalHtml.followsWakeUps(runs.get(p.runId))) {
         Map<SeriesKey, Double> onPath = critical.computeIfAbsent(p.runId, k -> new TreeMap<>());
         onPath.merge(entity.with(Metric.CRITICAL_TIME), (double) p.criticalPath.pathNs(),
             Double::sum);

@@ -198,8 +198,14 @@ class CriticalCauseTest {
   void aChangePointNamesTheCriticalFunction() {
     for (boolean withPaths : new boolean[] {true, false}) {
       dev.loadprof.report.Analysis a = new SyntheticNights(20, 2, 0.005, 10, -1).generate(7);
-      if (withPaths) {
+      if (withPaths) { // recorded with wake-ups, so compare takes the paths
         a.processes().forEach(p -> p.criticalPath = pathOf(a.filteredStacksOf(p)));
+        a.runs().forEach(r -> {
+          dev.loadprof.model.TraceHealth h = new dev.loadprof.model.TraceHealth();
+          h.addAll(r.health);
+          h.add(dev.loadprof.model.TraceHealth.WAKEUP_RECORDS, 1);
+          r.health = h;
+        });
       }
       Nightly n = NightlyHistory.nightly(a, NightlySettings.DEFAULT.withSeed(7));
       ChangePoint process = n.changePoints().stream().filter(cp -> !cp.key().isFunction()

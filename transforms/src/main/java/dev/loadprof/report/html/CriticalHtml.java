@@ -86,7 +86,22 @@ public final class CriticalHtml {
     }
     o.put("model", CriticalPath.MODEL_LIMITS);
     ArrayNode notes = o.putArray("notes");
+    if (run != null && !followsWakeUps(run)) {
+      notes.add("Run " + run.runId + " has no sched:sched_wakeup records: no wait on this path"
+          + " is followed to the thread that ended it (each stays on the waiting thread as"
+          + " blocked), so it is not the critical path through wake-ups; compare does not use"
+          + " it. Record system-wide as root (loadprof record) for wake-ups.");
+    }
     path.notes().forEach(notes::add);
+  }
+
+  /**
+   * Whether a run's paths follow waits to their wakers: it has sched_wakeup records. Without
+   * them (per-process recordings, traces recorded without sched_wakeup) every wait on a path
+   * stays on the waiting thread, so compare does not take such a path as the critical path.
+   */
+  public static boolean followsWakeUps(RunInfo run) {
+    return run != null && run.health.get(TraceHealth.WAKEUP_RECORDS) > 0;
   }
 
   /** The one line of a report whose process has no critical path. */

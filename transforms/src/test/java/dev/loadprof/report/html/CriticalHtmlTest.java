@@ -94,6 +94,14 @@ class CriticalHtmlTest {
     assertEquals(3, cp.get("what_if").size());
     assertEquals(-12.0, cp.get("what_if").get(1).get(4).asDouble(), 1e-9, "% of the span");
     assertEquals(CriticalPath.MODEL_LIMITS, cp.get("model").asText());
+    assertEquals(0, cp.get("notes").size());
+    // The same path of a run without wake-ups says its waits were not followed.
+    RunInfo noWakeUps = new RunInfo();
+    noWakeUps.runId = "r2";
+    ObjectNode other = JSON.createObjectNode();
+    CriticalHtml.writeTo(other, path(), true, noWakeUps, Map.of(), new StringTable());
+    assertTrue(other.get("critical").get("notes").get(0).asText().startsWith("Run r2 has no"
+        + " sched:sched_wakeup records"), other.toString());
     // The flame tree: all 100 ms of the path, 80 of them on CPU; the waits under their name.
     JsonNode flame = cp.get("flame");
     assertEquals(100 * MS, flame.get(1).get(0).asLong());
