@@ -197,17 +197,7 @@ class CriticalCauseTest {
   @Test
   void aChangePointNamesTheCriticalFunction() {
     for (boolean withPaths : new boolean[] {true, false}) {
-      dev.loadprof.report.Analysis a = new SyntheticNights(20, 2, 0.005, 10, -1).generate(7);
-      if (withPaths) { // recorded with wake-ups, so compare takes the paths
-        a.processes().forEach(p -> p.criticalPath = pathOf(a.filteredStacksOf(p)));
-        a.runs().forEach(r -> {
-          dev.loadprof.model.TraceHealth h = new dev.loadprof.model.TraceHealth();
-          h.addAll(r.health);
-          h.add(dev.loadprof.model.TraceHealth.WAKEUP_RECORDS, 1);
-          r.health = h;
-        });
-      }
-      Nightly n = NightlyHistory.nightly(a, NightlySettings.DEFAULT.withSeed(7));
+      Nightly n = setupSlower(withPaths);
       ChangePoint process = n.changePoints().stream().filter(cp -> !cp.key().isFunction()
           && cp.key().metric().isRealTime()).findFirst().orElse(null);
       assertNotNull(process, n.changePoints().toString());
@@ -223,6 +213,21 @@ class CriticalCauseTest {
       ChangePoint setup = NightlyFixturesTest.find(n, "setup", Metric.REAL_TIME);
       assertTrue(setup.attribution().critical().own());
     }
+  }
+
+  /** The synthetic app's 20 nights, setup 30 % slower from night 10; with paths or not. */
+  static Nightly setupSlower(boolean withPaths) {
+    dev.loadprof.report.Analysis a = new SyntheticNights(20, 2, 0.005, 10, -1).generate(7);
+    if (withPaths) { // recorded with wake-ups, so compare takes the paths
+      a.processes().forEach(p -> p.criticalPath = pathOf(a.filteredStacksOf(p)));
+      a.runs().forEach(r -> {
+        dev.loadprof.model.TraceHealth h = new dev.loadprof.model.TraceHealth();
+        h.addAll(r.health);
+        h.add(dev.loadprof.model.TraceHealth.WAKEUP_RECORDS, 1);
+        r.health = h;
+      });
+    }
+    return NightlyHistory.nightly(a, NightlySettings.DEFAULT.withSeed(7));
   }
 
   /** A path of the synthetic app: setup's CPU time, then crunch's real time, poll's CPU. */

@@ -32,7 +32,8 @@ const Critical = (() => {
         prev = null;
         continue;
       }
-      const y = geo.top(j) + geo.laneHeight / 2;
+      // Along the lane's top edge: its middle stays free for the lane's own tooltips.
+      const y = geo.top(j) + 2;
       const x1 = geo.x(from);
       const x2 = Math.max(geo.x(to), x1 + 0.8);
       if (prev && prev.tid !== tid) {
