@@ -22,9 +22,12 @@ package dev.loadprof.compare;
  *     process's own threads held (more runnable threads than CPUs); NaN likewise. The rest of
  *     the load part, {@link #waitsPartNs()}, is the code's own: threads sleeping, on disk or
  *     not there where they ran in parallel before.
+ * @param critical the function whose time on the critical path changed most the change's way,
+ *     where every run of both sides has a critical path; null otherwise (a column beside the
+ *     cause: it says which code the change of the path is in, not why)
  */
 public record Attribution(double cpuPartNs, double parallelismPartNs, Cause cause,
-    double interferencePartNs, double oversubscriptionPartNs) {
+    double interferencePartNs, double oversubscriptionPartNs, CriticalChange critical) {
   /** A part must be at least this many times the other to take the whole cause. */
   public static final double DOMINANCE = 2;
   /** Interference takes the cause when it is at least this share of the change. */
@@ -49,6 +52,22 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
     Cause(String id) {
       this.id = id;
     }
+  }
+
+  /**
+   * The change of a function's time on the critical path (medians per side; a run whose path
+   * does not pass through the function counts 0), and the change of the path's length.
+   *
+   * @param function null when no function's time on the path changed the change's way
+   * @param own whether the function is the row's own (a function's row), not the one named
+   *     for its process
+   */
+  public record CriticalChange(String function, double functionChangeNs, double pathChangeNs,
+      boolean own) {}
+
+  public Attribution(double cpuPartNs, double parallelismPartNs, Cause cause,
+      double interferencePartNs, double oversubscriptionPartNs) {
+    this(cpuPartNs, parallelismPartNs, cause, interferencePartNs, oversubscriptionPartNs, null);
   }
 
   public static Attribution of(double realB, double cpuB, double realC, double cpuC) {
@@ -88,7 +107,8 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
     boolean dominant = change != 0 && Math.signum(interferenceNs) == Math.signum(change)
         && Math.abs(interferenceNs) >= INTERFERENCE_SHARE * Math.abs(change);
     Cause c = dominant && cause != Cause.CPU ? Cause.INTERFERENCE : cause;
-    return new Attribution(cpuPartNs, parallelismPartNs, c, interferenceNs, oversubscriptionNs);
+    return new Attribution(cpuPartNs, parallelismPartNs, c, interferenceNs, oversubscriptionNs,
+        critical);
   }
 
   public boolean isInterference() {
@@ -98,7 +118,13 @@ public record Attribution(double cpuPartNs, double parallelismPartNs, Cause caus
   /** The same parts, the cause moved (CPU moved between an interfered process's functions). */
   public Attribution asMoved() {
     return new Attribution(cpuPartNs, parallelismPartNs, Cause.MOVED, interferencePartNs,
-        oversubscriptionPartNs);
+        oversubscriptionPartNs, critical);
+  }
+
+  /** The same attribution naming where on the critical path the change is. */
+  public Attribution withCritical(CriticalChange c) {
+    return new Attribution(cpuPartNs, parallelismPartNs, cause, interferencePartNs,
+        oversubscriptionPartNs, c);
   }
 
   /** Interference, or CPU moved by it between functions: the machine, not the code. */

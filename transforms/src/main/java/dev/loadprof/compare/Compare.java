@@ -90,7 +90,9 @@ public final class Compare {
     runs.addAll(candidate);
     List<MetricComparison> rows = new ArrayList<>();
     Map<SeriesKey, RunPresence> presence = new java.util.TreeMap<>();
-    for (SeriesKey key : RunMetrics.keys(byRun, runs)) {
+    List<SeriesKey> keys = RunMetrics.keys(byRun, runs);
+    CriticalCause critical = CriticalCause.of(keys);
+    for (SeriesKey key : keys) {
       RunPresence ran = presence.computeIfAbsent(RunPresence.processOf(key),
           k -> RunPresence.of(byRun, k, baseline, candidate));
       double[] b = RunPresence.values(byRun, ran.presentBaseline(), key);
@@ -115,6 +117,7 @@ public final class Compare {
             median(RunPresence.values(byRun, ran.presentBaseline(), cpu)), median(realC),
             median(RunPresence.values(byRun, ran.presentCandidate(), cpu)));
         attribution = Interference.of(byRun, ran, key, attribution);
+        attribution = critical.attach(byRun, ran, key, attribution);
       }
       double level = key.metric().isRealTime() ? realTimeLevel : s.alpha();
       rows.add(MetricRules.compare(key, b, c, entityReal, attribution, s, level)

@@ -137,6 +137,14 @@ public final class CompareJson implements CompareWriter {
       o.put("oversubscription_part_ns", Math.round(a.oversubscriptionPartNs()));
       o.put("waits_part_ns", Math.round(a.waitsPartNs()));
     }
+    Attribution.CriticalChange c = a.critical();
+    if (c != null) {
+      o.put("critical_path_change_ns", Math.round(c.pathChangeNs()));
+      if (c.function() != null) {
+        o.put("critical_function", c.function());
+        o.put("critical_function_change_ns", Math.round(c.functionChangeNs()));
+      }
+    }
   }
 
   static void putNullable(ObjectNode o, String name, Double value) {

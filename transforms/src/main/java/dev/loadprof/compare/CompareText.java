@@ -189,8 +189,25 @@ public final class CompareText implements CompareWriter {
     }
     String moved = a.cause() != Attribution.Cause.MOVED ? ""
         : "; the process's CPU time did not grow: this CPU moved here from its other functions";
-    return f("cause %s: cpu %s, load %s%s%s", a.cause().id, signed(a.cpuPartNs()),
-        signed(a.parallelismPartNs()), others, moved);
+    return f("cause %s: cpu %s, load %s%s%s%s", a.cause().id, signed(a.cpuPartNs()),
+        signed(a.parallelismPartNs()), others, moved, critical(a.critical()));
+  }
+
+  /**
+   * "; critical path +0.8s, most in serial_section +0.8s" (a process), "; on the critical path
+   * +0.8s of the path's +0.8s" (a function's own); "" without a path on every run.
+   */
+  static String critical(Attribution.CriticalChange c) {
+    if (c == null) {
+      return "";
+    }
+    String path = signed(c.pathChangeNs());
+    if (c.own()) {
+      return "; on the critical path " + signed(c.functionChangeNs()) + " of the path's " + path;
+    }
+    return "; critical path " + path + (c.function() == null
+        ? ", no function's time on it changed that way"
+        : ", most in " + c.function() + " " + signed(c.functionChangeNs()));
   }
 
   /** "p=0.008"; "p<0.001" below what three decimals show. */

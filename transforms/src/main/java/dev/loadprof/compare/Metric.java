@@ -38,10 +38,18 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
   public static final Metric RUNNABLE_OTHERS_TIME = new Metric("runnable_others_thread_time",
       true, true);
 
+  /**
+   * Time on the critical path (dev.loadprof.critical): a process's is the path's length, a
+   * function's its samples' time on the path (leaf frame, as functions.txt). Only runs with a
+   * path have it (system-wide recordings with wake-ups): its absence is unknown, never 0, but
+   * in a run with a path a function off the path has 0.
+   */
+  public static final Metric CRITICAL_TIME = new Metric("critical_time", true, true);
+
   /** Every named metric, in the fixed order of the tables. */
   private static final Metric[] NAMED = {REAL_TIME, CPU_TIME, AVG_LOAD, SERIAL_FRACTION,
       WALL_TIME, CPU_WAIT, CPU_WAIT_ON_CPU, CPU_WAIT_OTHERS, CPU_WAIT_OTHERS_ON_CPU, SLEEPING_TIME,
-      DISK_TIME, RUNNABLE_OTHERS_TIME};
+      DISK_TIME, RUNNABLE_OTHERS_TIME, CRITICAL_TIME};
 
   private static final String AT_LOAD = "time_at_load_";
 
@@ -75,7 +83,12 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
    */
   public boolean isFromThreadStates() {
     int r = rank();
-    return r >= WALL_RANK && r < NAMED.length;
+    return r >= WALL_RANK && r < CRITICAL_RANK;
+  }
+
+  /** Time on the critical path, see {@link #CRITICAL_TIME}. */
+  public boolean isCritical() {
+    return this.equals(CRITICAL_TIME);
   }
 
   /** The figure that measures the interference in this one, or null. */
@@ -84,6 +97,7 @@ public record Metric(String id, boolean higherIsWorse, boolean isTime) implement
   }
 
   private static final int WALL_RANK = 4;
+  private static final int CRITICAL_RANK = 12;
 
   /** Fixed order: real, CPU, load, serial fraction, the wall figures, then time at load k. */
   private int rank() {

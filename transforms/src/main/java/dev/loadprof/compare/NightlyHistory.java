@@ -243,6 +243,7 @@ public final class NightlyHistory {
       if (x.key.metric().isRealTime() && cpu != null) {
         attribution = Attribution.of(before, cpu.median(first, night), after,
             cpu.median(night, end));
+        attribution = CriticalCause.atChangePoint(attribution, x.key, all, first, night, end);
       }
       boolean worse = (after > before) == x.key.metric().higherIsWorse();
       out.add(new ChangePoint(night, x.key, before, after,
@@ -296,6 +297,7 @@ public final class NightlyHistory {
       keys.add(f);
       keys.add(f.with(Metric.CPU_TIME));
       keys.add(f.with(Metric.AVG_LOAD));
+      keys.add(f.with(Metric.CRITICAL_TIME)); // no values, so no series, in runs without a path
     }
     return List.copyOf(keys);
   }
@@ -339,6 +341,11 @@ public final class NightlyHistory {
       });
       x.values = v.stream().mapToDouble(Double::doubleValue).toArray();
       return x;
+    }
+
+    /** Whether some night in [from, to) has a value; to null = to the end. */
+    boolean hasNights(LocalDate from, LocalDate to) {
+      return nights.stream().anyMatch(n -> !n.isBefore(from) && (to == null || n.isBefore(to)));
     }
 
     /** Median of the nightly values in [from, to); to null = to the end. */

@@ -1,5 +1,6 @@
 package dev.loadprof.compare;
 
+import dev.loadprof.critical.CriticalPath;
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.ThreadState;
@@ -7,6 +8,7 @@ import dev.loadprof.profile.ProcessLoad;
 import dev.loadprof.profile.StackWeight;
 import dev.loadprof.report.Analysis;
 import dev.loadprof.report.SerialFraction;
+import dev.loadprof.report.html.CriticalHtml;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +52,7 @@ public final class RunMetrics {
     // (run, group, comm) -> summed figures
     Map<String, Map<SeriesKey, Totals>> processes = new TreeMap<>();
     Map<String, Map<SeriesKey, double[]>> functions = new TreeMap<>();
+    Map<String, Map<SeriesKey, Double>> critical = new TreeMap<>();
     for (ProcessLoad p : a.processes()) {
       if (p.pid == 0 || !runs.containsKey(p.runId)) {
         continue;
@@ -66,7 +69,15 @@ public final class RunMetrics {
         sum[0] += v[0];
         sum[1] += v[1];
       });
+      if (p.criticalPath != null && CriticalHtml.followsWakeUps(runs.get(p.runId))) {
+        Map<SeriesKey, Double> onPath = critical.computeIfAbsent(p.runId, k -> new TreeMap<>());
+        onPath.merge(entity.with(Metric.CRITICAL_TIME), (double) p.criticalPath.pathNs(),
+            Double::sum);
+        criticalFunctionsOf(p.criticalPath).forEach((fn, ns) -> onPath.merge(
+            new SeriesKey(group, comm, fn, Metric.CRITICAL_TIME), ns, Double::sum));
+      }
     }
+    critical.forEach((run, figures) -> out.get(run).putAll(figures));
     processes.forEach((run, byEntity) -> byEntity.forEach(
         (entity, t) -> t.putInto(out.get(run), entity)));
     functions.forEach((run, byEntity) -> byEntity.forEach((entity, v) -> {
@@ -94,6 +105,26 @@ public final class RunMetrics {
       double[] v = out.computeIfAbsent(stack[0].symbol(), k -> new double[2]);
       v[0] += s.wallNs();
       v[1] += s.cpuNs();
+    }
+    return out;
+  }
+
+  /**
+   * A path's time per function: each on-CPU stack's ns to its leaf symbol (as functions.txt and
+   * {@link #functionsOf}), each wait's to a name of the wait ("[blocked: timer]", "[waiting for
+   * a CPU: own threads]", "[waiting for a CPU: process X]"), so that every ns of the path is in
+   * exactly one of them and a longer wait on the path is named as a function would be.
+   */
+  static Map<String, Double> criticalFunctionsOf(CriticalPath path) {
+    Map<String, Double> out = new TreeMap<>();
+    for (CriticalPath.StackOnPath s : path.stacks()) {
+      Frame[] stack = s.stack().frames();
+      out.merge(stack.length == 0 ? "[unknown]" : stack[0].symbol(), (double) s.ns(),
+          Double::sum);
+    }
+    for (CriticalPath.WaitOnPath w : path.waits()) {
+      String name = CriticalHtml.waitName(w.kind(), w.reason());
+      out.merge(name, (double) w.ns(), Double::sum);
     }
     return out;
   }

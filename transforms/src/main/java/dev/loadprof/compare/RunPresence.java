@@ -43,7 +43,7 @@ record RunPresence(SeriesKey process, List<String> presentBaseline,
   /**
    * The figure of one run: null when the process did not run in it, when a ratio is undefined
    * (nothing of the function ran), or when the run's trace cannot give the figure (thread-state
-   * figures); 0 for a time figure that the run lacks though its process ran.
+   * figures, time on the critical path of a run without one); 0 for a time figure that the run lacks though its process ran.
    */
   static Double value(Map<String, Map<SeriesKey, Double>> byRun, String run, SeriesKey key) {
     Map<SeriesKey, Double> figures = byRun.getOrDefault(run, Map.of());
@@ -53,6 +53,9 @@ record RunPresence(SeriesKey process, List<String> presentBaseline,
     Double x = figures.get(key);
     if (x != null || key.metric().isFromThreadStates()) {
       return x;
+    }
+    if (key.metric().isCritical()) { // 0 off a path the run has; unknown without one
+      return figures.containsKey(key.onProcess()) ? 0.0 : null;
     }
     return key.metric().isTime() ? Double.valueOf(0) : null;
   }

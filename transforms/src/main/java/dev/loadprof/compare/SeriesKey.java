@@ -23,6 +23,11 @@ public record SeriesKey(String group, String process, String function, Metric me
     return new SeriesKey(group, process, function, m);
   }
 
+  /** The same metric of the whole process. */
+  public SeriesKey onProcess() {
+    return new SeriesKey(group, process, null, metric);
+  }
+
   /** "group/process" or "process", plus " fn" for a function. */
   public String entityName() {
     String p = group.isEmpty() ? process : group + "/" + process;

@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.profile.ProcessLoad;
+import dev.loadprof.report.html.CriticalHtml;
 import dev.loadprof.report.html.FlameTree;
 import dev.loadprof.report.html.HtmlPage;
 import dev.loadprof.report.html.StringTable;
 import dev.loadprof.report.html.WallHtml;
 import java.util.List;
+import java.util.Map;
 
 /**
  * report.html of analyze: per run and process a header, the load histograms, the load timeline
@@ -40,7 +42,7 @@ public final class AnalyzeReport implements TextReport {
     ProcessLoad h = a.headline();
     String title = "loadprof: " + (h == null ? "no process" : a.comm(h.runId, h.pid) + " ("
         + (a.runs().size() == 1 ? "run " + h.runId : a.runs().size() + " runs") + ")");
-    return HtmlPage.render(title, model(a).toString(), "analyze.js");
+    return HtmlPage.render(title, model(a).toString(), "critical.js", "analyze.js");
   }
 
   /** The page's data; numbers as summary.json has them. */
@@ -106,7 +108,11 @@ public final class AnalyzeReport implements TextReport {
     functions(o, t, strings);
     SummaryJson.timeline(o, TimelineView.of(p.timeline, t.rows()));
     FlameTree.of("all", a.filteredStacksOf(p)).writeTo(o.putArray("flame"), strings);
-    WallHtml.writeTo(o, p, WallView.wallLine(p), WallView.laneNames(a, p), strings);
+    Map<Integer, String> laneNames = WallView.laneNames(a, p);
+    WallHtml.writeTo(o, p, WallView.wallLine(p), laneNames, strings);
+    CriticalHtml.writeTo(o, p.criticalPath, a.isSubject(p) || p == a.headline(),
+        a.runs().stream().filter(r -> r.runId.equals(p.runId)).findFirst().orElse(null),
+        laneNames, strings);
     return o;
   }
 

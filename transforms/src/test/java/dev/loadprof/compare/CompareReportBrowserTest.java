@@ -352,4 +352,50 @@ class CompareReportBrowserTest {
     assertEquals("no change in real time · exit code 0",
         tab.evaluate("document.getElementById('verdict').textContent").asText());
   }
+
+  /** The headers of the changes table. */
+  private static JsonNode changeHeaders(Tab tab) throws IOException {
+    return JSON.readTree(tab.evaluate("JSON.stringify([...document.querySelectorAll("
+        + "'#changes th')].map(th => th.textContent))").asText());
+  }
+
+  /** Without a critical path on both sides (these fixtures have no sched_wakeup), no column. */
+  @Test
+  void noCriticalPathColumnWithoutPaths() throws Exception {
+    Tab tab = open("no-critical-column", TraceRuns.runs("base", 1, 2),
+        TraceRuns.runs("cpu", 1, 2));
+    JsonNode heads = changeHeaders(tab);
+    assertTrue(heads.size() > 5, heads.toString());
+    assertFalse(heads.toString().contains("critical"), heads.toString());
+    assertEquals(List.of(), tab.errors(), "no console errors");
+  }
+
+  /**
+   * With a path in every run (hand-made figures of CriticalCauseTest: serial's time on the path
+   * grew 200 ms, par_b's CPU 300 ms off the path), the column names serial for the process and
+   * gives each function its own change.
+   */
+  @Test
+  void theCriticalPathColumnNamesTheFunction() throws Exception {
+    Comparison c = CriticalCauseTest.compare(true, true, 600, 600);
+    Path dir = write("critical-column", new Analysis(List.of(), List.of(), List.of(),
+        LoadRange.ALL), c);
+    Tab tab = browser.newTab(1400, 1000);
+    tab.open(dir.resolve(CompareReport.FILE_NAME));
+    JsonNode heads = changeHeaders(tab);
+    int col = -1;
+    for (int i = 0; i < heads.size(); i++) {
+      col = heads.get(i).asText().startsWith("critical path") ? i : col;
+    }
+    assertTrue(col >= 0, heads.toString());
+    JsonNode rows = JSON.readTree(tab.evaluate("JSON.stringify([...document.querySelectorAll("
+        + "'#changes tbody tr')].filter(tr => tr.children[3].textContent === 'real time')"
+        + ".map(tr => [tr.children[2].textContent, tr.children[" + col + "].textContent]))")
+        .asText());
+    assertEquals("[\"(whole process)\",\"serial +200.00 ms (path +200.00 ms)\"]",
+        rows.get(0).toString(), rows.toString());
+    assertTrue(rows.toString().contains("[\"par_b\",\"±0.0 µs of the path’s +200.00 ms\"]"),
+        rows.toString());
+    assertEquals(List.of(), tab.errors(), "no console errors");
+  }
 }

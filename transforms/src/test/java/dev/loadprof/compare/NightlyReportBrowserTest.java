@@ -206,4 +206,31 @@ class NightlyReportBrowserTest {
     assertTrue(tab.evaluate(Hostile.NOTHING_RAN).asBoolean(), "a payload ran");
     assertEquals(List.of(), tab.errors(), "no console errors (a CSP violation is one)");
   }
+
+  /**
+   * The change points' critical-path column: shown when a change point has a path on both
+   * sides (setup 30 % slower from night 10 on), naming setup for the process; absent without.
+   */
+  @Test
+  void changePointsNameTheCriticalFunction() throws Exception {
+    for (boolean withPaths : new boolean[] {true, false}) {
+      Tab tab = open(write("critical-nightly-" + withPaths,
+          CriticalCauseTest.setupSlower(withPaths)));
+      JsonNode cells = JSON.readTree(tab.evaluate("JSON.stringify((() => {"
+          + " const t = document.querySelector('#change-points table');"
+          + " const heads = [...t.querySelectorAll('th')].map(th => th.textContent);"
+          + " const col = heads.findIndex(h => h.startsWith('critical path'));"
+          + " const rows = [...t.querySelectorAll('tbody tr')].filter(tr =>"
+          + " tr.children[3].textContent === '(whole process)' && tr.children[4].textContent"
+          + " === 'real time'); return [col, rows.map(tr => col < 0 ? '' : tr.children[col]"
+          + ".textContent)]; })())").asText());
+      if (!withPaths) {
+        assertEquals(-1, cells.get(0).asInt(), cells.toString());
+        continue;
+      }
+      assertTrue(cells.get(0).asInt() > 0, cells.toString());
+      assertTrue(cells.get(1).get(0).asText().startsWith("setup +"), cells.toString());
+      assertEquals(List.of(), tab.errors(), "no console errors");
+    }
+  }
 }

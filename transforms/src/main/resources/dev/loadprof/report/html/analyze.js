@@ -106,12 +106,14 @@
     } else {
       parts.push(flame);
     }
+    const critical = Critical.view(p, S);
+    parts.push(critical.card);
     const fn = card('Functions', functionTable(p.functions),
       el('p', { class: 'note', text: p.functions.length + ' of ' + p.function_count + ' functions (as functions.txt); '
         + 'best observed average load ' + fixed(p.best_avg_load) + '. Click a header to sort.' }));
     fn.id = 'functions';
     parts.push(fn);
-    return { parts: parts.filter((x) => x), graphs: [graph, offGraph].filter((x) => x) };
+    return { parts: parts.filter((x) => x), graphs: [graph, offGraph, critical.graph].filter((x) => x) };
   }
 
   /**
@@ -134,12 +136,13 @@
       box.append(el('p', { class: 'note', text: 'The filters keep none of this process\u2019s thread time.' }));
       return box;
     }
-    box.append(Charts.stateLegend(w.state_names, w.by_state_ns),
-      Charts.stateLanes(lanes, w.state_names, run.start_ns, axis, p.pid),
+    const laneSvg = Charts.stateLanes(lanes, w.state_names, run.start_ns, axis, p.pid);
+    box.append(Charts.stateLegend(w.state_names, w.by_state_ns), laneSvg,
       el('p', { class: 'note', text: 'One lane per thread, coloured by the state that held most of its time in each '
         + seconds(lanes.bucket_ns) + ' (legend: thread time per state, as summary.json\u2019s thread_states).'
         + (lanes.threads > lanes.lanes.length ? ' ' + lanes.lanes.length + ' of ' + lanes.threads
           + ' threads shown (those with the most time); ' + (lanes.threads - lanes.lanes.length) + ' left out.' : '') }));
+    if (p.critical) box.append(Critical.overlayNote(p.critical, Critical.overlay(laneSvg, p.critical, run.start_ns)));
     return box;
   }
 
@@ -215,6 +218,7 @@
       if (params.get('p') !== String(i)) {
         params.delete('flame');
         params.delete('offcpu');
+        params.delete('critical');
         params.set('p', String(i));
         history.replaceState(null, '', '#' + params.toString());
       }

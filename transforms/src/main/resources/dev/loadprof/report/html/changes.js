@@ -60,6 +60,19 @@ const Changes = (() => {
       + (r.cause === 'moved' ? '; moved from the process’s other functions' : '') + ')';
   }
 
+  /**
+   * Where on the critical path the change is, where every run of both sides has a path:
+   * "serial_section +781 ms (path +777 ms)" for a process (the function whose time on the path
+   * changed most the change's way), "+781 ms of the path's +777 ms" for a function; "-" else.
+   */
+  function critical(r) {
+    if (r.critical_path_change_ns == null) return '-';
+    const path = signedSeconds(r.critical_path_change_ns);
+    if (r.function != null) return signedSeconds(r.critical_function_change_ns) + ' of the path\u2019s ' + path;
+    return r.critical_function == null ? 'path ' + path + ', no function changed that way'
+      : r.critical_function + ' ' + signedSeconds(r.critical_function_change_ns) + ' (path ' + path + ')';
+  }
+
   /** The entity of a row: "process" or "process › function". */
   function entity(r) {
     return r.function == null ? r.process : r.process + ' › ' + r.function;
@@ -85,6 +98,10 @@ const Changes = (() => {
         cls: 'text', title: 'Mann–Whitney (or, with too few runs for it, t-test) p (~: not significant at alpha '
           + alpha + ') with the interval of the change, or the prediction interval of a single candidate run or night' },
       { label: 'cause', get: (r) => r.cause || '', show: cause, text: true },
+      // Only when some row has a critical path on both sides: pages without paths are as before.
+      rows.some((r) => r.critical_path_change_ns != null) ? { label: 'critical path', get: (r) => r.critical_function
+        || '', show: critical, text: true, title: 'the function whose time on the critical path changed most the '
+        + 'change\u2019s way (for a function: its own time on the path), and the change of the path' } : null,
       // compare.json's processes say whether each figure is a reported change.
       rows.length && 'change' in rows[0] ? { label: 'reported', get: (r) => (r.change ? 'yes' : 'no'), text: true } : null,
     ].filter((c) => c);
@@ -129,5 +146,5 @@ const Changes = (() => {
     return parts;
   }
 
-  return { table, value, delta, deltaPct, signedPct, significance, cause, entity, verdict, excludedAndNotes };
+  return { table, value, delta, deltaPct, signedPct, significance, cause, critical, entity, verdict, excludedAndNotes };
 })();

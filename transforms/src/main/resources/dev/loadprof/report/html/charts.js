@@ -220,6 +220,9 @@ const Charts = (() => {
       g.append(label);
       root.append(g);
     });
+    // Where each thread's lane is, for what is drawn over the lanes (the critical path).
+    root.geometry = { x, laneOf: new Map(lanes.lanes.map((l, j) => [l.tid, j])), top: (j) => T + j * (LH + GAP),
+      laneHeight: LH };
     return root;
   }
 

@@ -59,10 +59,13 @@
       { label: 'change', get: (r) => r.delta_pct, fmt: Changes.deltaPct },
       { label: 'kind', get: (r) => r.kind, text: true },
       { label: 'cause', get: (r) => r.cause || '', show: Changes.cause, text: true },
+      // As in the changes table: only when some change point has a critical path on both sides.
+      rows.some((r) => r.critical_path_change_ns != null) ? { label: 'critical path',
+        get: (r) => r.critical_function || '', show: Changes.critical, text: true } : null,
       { label: 'p', get: (r) => r.p_value, fmt: (v) => v.toPrecision(2), title: 'E-Divisive permutation test' },
       { label: 'latest comparison', get: (r) => latestChangeOf(r), text: true,
         show: (r) => { const j = latestChangeOf(r); return j < 0 ? '-' : el('a', { href: '#change-' + j, text: 'change #' + (j + 1) }); } },
-    ], rows, 0, null, true, (r) => ({ id: 'cp-' + r.index, class: 'change ' + r.kind }))
+    ].filter((c) => c), rows, 0, null, true, (r) => ({ id: 'cp-' + r.index, class: 'change ' + r.kind }))
       : el('p', { class: 'ok', text: 'No change point in the history.' });
     if (rows.length) body.classList.add('changes');
     const c = card('Change points (' + rows.length + ')', body,
