@@ -46,7 +46,7 @@ class ArchitectureTest {
     Map<String, String[]> f = new java.util.LinkedHashMap<>();
     f.put("data model", new String[] {"schemas", "codec", "model", "progress"});
     f.put("readers", new String[] {"parse", "perfdata"});
-    f.put("analysis cores", new String[] {"block", "load", "profile", "wall"});
+    f.put("analysis cores", new String[] {"block", "critical", "load", "profile", "wall"});
     f.put("outputs", new String[] {"report", "compare"});
     f.put("archive", new String[] {"archive"});
     f.put("beam transforms", new String[] {"beam", "archive.beam"});

@@ -1,5 +1,6 @@
 package dev.loadprof.profile;
 
+import dev.loadprof.critical.CriticalPath;
 import dev.loadprof.wall.StateTimeline;
 import dev.loadprof.wall.ThreadStateSummary;
 import java.io.Serializable;
@@ -33,6 +34,8 @@ public final class ProcessLoad implements Serializable {
   public ThreadStateSummary threadStates;
   /** Its threads' states over time for report.html, narrowed alike; null when not known. */
   public StateTimeline stateTimeline;
+  /** Its critical path (dev.loadprof.critical), or null when not computed for it. */
+  public CriticalPath criticalPath;
 
   /** Real time from samples: the sum over k of cpuNsAtLoad[k] / k. */
   public double wallNs() {
@@ -77,6 +80,7 @@ public final class ProcessLoad implements Serializable {
     p.timeline = timeline;
     p.threadStates = threadStates;
     p.stateTimeline = stateTimeline;
+    p.criticalPath = criticalPath;
     return p;
   }
 

@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.critical.CriticalPath;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.profile.LoadRange;
 import dev.loadprof.profile.ProcessLoad;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -247,6 +249,14 @@ public final class Analysis {
       }
     }
     return processes.isEmpty() ? null : processes.get(0);
+  }
+
+  /**
+   * The process's critical path (dev.loadprof.critical): computed for the subject's processes
+   * (or, without a subject, for the {@link #headline()} process); empty for the others.
+   */
+  public Optional<CriticalPath> criticalPath(ProcessLoad p) {
+    return Optional.ofNullable(p.criticalPath);
   }
 
   /** The stacks of one process that pass the load filter, sorted. */

@@ -1,0 +1,191 @@
+package dev.loadprof.critical;
+
+import dev.loadprof.model.CallStack;
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The critical path of one process: the chain of its threads' running, runnable and blocked
+ * intervals, linked through wake-ups, that ends at the end of its span and whose length is the
+ * span; the functions and waits on it, each thread's share of it, and what-if predictions (the
+ * span if a function's on-CPU time were shorter). Immutable once made.
+ */
+public final class CriticalPath implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** What the model assumes, for every output that prints a prediction. */
+  public static final String MODEL_LIMITS = "first order: the same schedule, the same wake-up"
+      + " order and no new contention; a function made faster shortens only its own on-CPU"
+      + " time on the execution graph, and the dependencies (wake-ups, thread starts) are kept";
+
+  /** What a thread on the path did over a segment. */
+  public enum Kind { RUNNING, RUNNABLE_OWN, RUNNABLE_OTHER, BLOCKED }
+
+  /**
+   * One piece of the path, on one thread. reason: for BLOCKED how the wait ended ("timer",
+   * "io", "process NAME", "unknown", ...); for RUNNABLE_OTHER the process that held the CPU
+   * ("process NAME", or "" when none can be named); else "".
+   */
+  public record PathSegment(int tid, long startNs, long endNs, Kind kind, String reason)
+      implements Serializable {
+    public long ns() {
+      return endNs - startNs;
+    }
+  }
+
+  /** A function's on-CPU time on the path (inclusive, once per sample), and its share of it. */
+  public record FunctionOnPath(String function, long ns, double share) implements Serializable {}
+
+  /** A thread's time on the path. */
+  public record ThreadShare(int tid, String name, long ns) implements Serializable {}
+
+  /**
+   * The predicted span if the function's on-CPU time were fasterPercent % shorter; changeNs is
+   * predicted minus the span (<= 0: a gain).
+   */
+  public record WhatIf(String function, int fasterPercent, long predictedWallNs, long changeNs)
+      implements Serializable {
+    /** The change as a percentage of the span it changes (negative: faster). */
+    public double changePercent(long spanNs) {
+      return spanNs == 0 ? 0 : 100.0 * changeNs / spanNs;
+    }
+  }
+
+  /** A stack on the path (leaf first, as frames are) and the ns it holds. */
+  public record StackOnPath(int tid, CallStack stack, long ns)
+      implements Serializable {}
+
+  /**
+   * A wait on the path: RUNNABLE_* or BLOCKED, its reason (as in {@link PathSegment}), where the
+   * thread waited (its switch-out stack, leaf first; empty when not known), and the ns.
+   */
+  public record WaitOnPath(Kind kind, String reason, CallStack stack, long ns)
+      implements Serializable {}
+
+  public final long spanStartNs;
+  public final long spanEndNs;
+  private final List<PathSegment> segments;
+  private final List<FunctionOnPath> topFunctions;
+  private final List<ThreadShare> threads;
+  private final Map<String, Long> blockedByReason;
+  private final long onCpuNs;
+  private final long runnableOwnNs;
+  private final long runnableOtherNs;
+  private final List<WhatIf> whatIfs;
+  private final Map<String, Long> folded;
+  private final List<StackOnPath> stacks;
+  private final List<WaitOnPath> waits;
+  private final List<String> notes;
+
+  /**
+   * @param folded the critical folded stacks (a folded line, root first, to its ns on the path)
+   * @param stacks the on-CPU stacks on the path per thread, with their frames (for pprof)
+   * @param waits the waits on the path by kind, reason and stack
+   * @param notes what may be off (wake-ups not followed and why), one line each
+   */
+  public CriticalPath(long spanStartNs, long spanEndNs, List<PathSegment> segments,
+      List<FunctionOnPath> topFunctions, List<ThreadShare> threads,
+      Map<String, Long> blockedByReason, long onCpuNs, long runnableOwnNs,
+      long runnableOtherNs, List<WhatIf> whatIfs, Map<String, Long> folded,
+      List<StackOnPath> stacks, List<WaitOnPath> waits, List<String> notes) {
+    this.spanStartNs = spanStartNs;
+    this.spanEndNs = spanEndNs;
+    this.segments = List.copyOf(segments);
+    this.topFunctions = List.copyOf(topFunctions);
+    this.threads = List.copyOf(threads);
+    this.blockedByReason = Collections.unmodifiableMap(new LinkedHashMap<>(blockedByReason));
+    this.onCpuNs = onCpuNs;
+    this.runnableOwnNs = runnableOwnNs;
+    this.runnableOtherNs = runnableOtherNs;
+    this.whatIfs = List.copyOf(whatIfs);
+    this.folded = Collections.unmodifiableMap(new TreeMap<>(folded));
+    this.stacks = List.copyOf(stacks);
+    this.waits = List.copyOf(waits);
+    this.notes = List.copyOf(notes);
+  }
+
+  public long spanNs() {
+    return spanEndNs - spanStartNs;
+  }
+
+  /** The path's length: the sum of its segments (the span, within rounding). */
+  public long pathNs() {
+    long n = 0;
+    for (PathSegment s : segments) {
+      n += s.ns();
+    }
+    return n;
+  }
+
+  /** Time-ordered, covering the span. */
+  public List<PathSegment> segments() {
+    return segments;
+  }
+
+  /** Most time first. */
+  public List<FunctionOnPath> topFunctions() {
+    return topFunctions;
+  }
+
+  /** Most time first. */
+  public List<ThreadShare> threads() {
+    return threads;
+  }
+
+  /** Blocked time on the path by reason, most first. */
+  public Map<String, Long> blockedByReason() {
+    return blockedByReason;
+  }
+
+  public long blockedNs() {
+    long n = 0;
+    for (long v : blockedByReason.values()) {
+      n += v;
+    }
+    return n;
+  }
+
+  public long onCpuNs() {
+    return onCpuNs;
+  }
+
+  public long runnableOwnNs() {
+    return runnableOwnNs;
+  }
+
+  public long runnableOtherNs() {
+    return runnableOtherNs;
+  }
+
+  /** Per function: 10, 25, 50 % (and the --what-if shares), in that order. */
+  public List<WhatIf> whatIfs() {
+    return whatIfs;
+  }
+
+  /**
+   * The critical folded stacks, sorted: on-CPU stacks root first, and waits under a first frame
+   * that names them ("[blocked: timer]", "[waiting for a CPU]"); values in ns on the path.
+   */
+  public Map<String, Long> foldedNs() {
+    return folded;
+  }
+
+  /** The on-CPU stacks on the path with their frames, per thread. */
+  public List<StackOnPath> stacks() {
+    return stacks;
+  }
+
+  /** The waits on the path by kind, reason and stack, most first. */
+  public List<WaitOnPath> waits() {
+    return waits;
+  }
+
+  /** What may be off in this path, one line each; empty when nothing. */
+  public List<String> notes() {
+    return notes;
+  }
+}
