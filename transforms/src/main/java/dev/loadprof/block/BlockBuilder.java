@@ -301,7 +301,7 @@ public final class BlockBuilder implements TraceEventSink {
   @Override
   public void fork(long timeNs, int pid, int tid, int parentPid, int parentTid) {
     health.increment(TraceHealth.TASK_RECORDS);
-    threads.fork(timeNs, pid, tid, parentPid);
+    threads.fork(timeNs, pid, tid, parentPid, parentTid);
   }
 
   @Override

@@ -110,8 +110,16 @@ final class ThreadTable {
    * own records of the processes alive at the start (time 0) never do.
    */
   void fork(long timeNs, int pid, int tid, int parentPid) {
+    fork(timeNs, pid, tid, parentPid, UNKNOWN_ID);
+  }
+
+  /** The same; a thread its own process created is kept with its creator (critical path). */
+  void fork(long timeNs, int pid, int tid, int parentPid, int parentTid) {
     int key = pid == tid && pid > 0 && timeNs > 0 && seenPids.contains(pid)
         ? restart(pid, timeNs) : keyOf(pid);
+    if (pid != tid && pid == parentPid && parentTid > 0 && timeNs > 0) {
+      info.threadForks.put(tid, new long[] {timeNs, parentTid});
+    }
     seenPids.add(pid);
     pidOfTid.put(tid, key);
     if (pid == tid && info.isSubject(keyOf(parentPid))) {

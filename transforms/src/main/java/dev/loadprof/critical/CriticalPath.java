@@ -37,8 +37,12 @@ public final class CriticalPath implements Serializable {
     }
   }
 
-  /** A function's on-CPU time on the path (inclusive, once per sample), and its share of it. */
-  public record FunctionOnPath(String function, long ns, double share) implements Serializable {}
+  /**
+   * A function's on-CPU time on the path (inclusive, once per sample), its share of the path,
+   * and its self time (the samples it is the leaf of).
+   */
+  public record FunctionOnPath(String function, long ns, double share, long selfNs)
+      implements Serializable {}
 
   /** A thread's time on the path. */
   public record ThreadShare(int tid, String name, long ns) implements Serializable {}
@@ -60,10 +64,11 @@ public final class CriticalPath implements Serializable {
       implements Serializable {}
 
   /**
-   * A wait on the path: RUNNABLE_* or BLOCKED, its reason (as in {@link PathSegment}), where the
-   * thread waited (its switch-out stack, leaf first; empty when not known), and the ns.
+   * A wait on the path: the thread, RUNNABLE_* or BLOCKED, its reason (as in {@link
+   * PathSegment}), where the thread waited (its switch-out stack, leaf first; empty when not
+   * known), and the ns.
    */
-  public record WaitOnPath(Kind kind, String reason, CallStack stack, long ns)
+  public record WaitOnPath(int tid, Kind kind, String reason, CallStack stack, long ns)
       implements Serializable {}
 
   public final long spanStartNs;
@@ -106,6 +111,20 @@ public final class CriticalPath implements Serializable {
     this.stacks = List.copyOf(stacks);
     this.waits = List.copyOf(waits);
     this.notes = List.copyOf(notes);
+  }
+
+  /**
+   * A wait as a frame of the folded stacks and the profiles: "[blocked: timer]", "[waiting for a
+   * CPU: own threads]", "[waiting for a CPU: process NAME]".
+   */
+  public static String waitLabel(Kind kind, String reason) {
+    return switch (kind) {
+      case BLOCKED -> "[blocked: " + reason + "]";
+      case RUNNABLE_OWN -> "[waiting for a CPU: own threads]";
+      case RUNNABLE_OTHER -> "[waiting for a CPU: " + (reason.isEmpty() ? "another process"
+          : reason) + "]";
+      case RUNNING -> "[running]";
+    };
   }
 
   public long spanNs() {
@@ -179,7 +198,7 @@ public final class CriticalPath implements Serializable {
     return stacks;
   }
 
-  /** The waits on the path by kind, reason and stack, most first. */
+  /** The waits on the path by thread, kind, reason and stack, most first. */
   public List<WaitOnPath> waits() {
     return waits;
   }

@@ -157,6 +157,7 @@ public final class LoadJoiner {
     int tid = b.samples.tid[i];
     acc.addSample(tid, load, b.sampleCpuNs(i), stack,
         selection.selects(tid, b.cpu, b.samples.cpu[i], b.samples.time[i]));
+    acc.threads.addSample(tid, b.samples.time[i], stack);
     Frame[] frames = stack.frames();
     if (frames.length > 0) {
       acc.timeline.addSample(b.samples.time[i], frames[0].symbol(), b.sampleCpuNs(i));

@@ -78,6 +78,11 @@ public final class RunInfo implements Serializable {
   /** The subject and every process it started, directly or not (keys); empty without one. */
   public TreeSet<Integer> subjectPids = new TreeSet<>();
   /**
+   * Threads a thread of their own process created (PERF_RECORD_FORK): tid to {fork time ns,
+   * creator tid}, for the critical path's thread-start edges. Not archived, not part of equals.
+   */
+  public TreeMap<Integer, long[]> threadForks = new TreeMap<>();
+  /**
    * Build ids by object path, as a perf.data file states them (perf buildid-list); empty for text
    * traces, which carry none. Archived (manifest build_ids); not part of equals.
    */
@@ -147,6 +152,7 @@ public final class RunInfo implements Serializable {
     c.processNames = new TreeMap<>(processNames);
     c.subjectPid = subjectPid;
     c.subjectPids = new TreeSet<>(subjectPids);
+    c.threadForks = new TreeMap<>(threadForks);
     c.buildIds = new TreeMap<>(buildIds);
     c.health.addAll(health);
     c.losses = losses.copy();

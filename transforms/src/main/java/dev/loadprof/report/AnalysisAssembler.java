@@ -1,5 +1,6 @@
 package dev.loadprof.report;
 
+import dev.loadprof.critical.CriticalPath;
 import dev.loadprof.model.ProcessKey;
 import dev.loadprof.load.ProcessAccumulator;
 import dev.loadprof.load.TimeRanges;
@@ -58,6 +59,9 @@ public final class AnalysisAssembler {
     FilteredOutProcesses filteredOut = new FilteredOutProcesses();
     List<ProcessLoad> walled = new ArrayList<>();
     List<Supplier<Wall>> wallViews = new ArrayList<>();
+    // Per run without a subject, its process with the most samples (the one given a critical
+    // path): known once every accumulator is seen, before the wall views run.
+    Map<String, ProcessAccumulator> biggest = new HashMap<>();
     for (ProcessAccumulator acc : accumulators) {
       RunInfo run = byId.get(acc.runId);
       if (run != null && acc.pid == TraceEventSink.UNKNOWN_ID) {
@@ -87,7 +91,9 @@ public final class AnalysisAssembler {
       }
       if (acc.spanEndNs >= acc.spanStartNs) {
         walled.add(load);
-        wallViews.add(wallView(run, acc, filters, range));
+        wallViews.add(wallView(run, acc, filters, range, name, biggest));
+        biggest.merge(run.runId, acc, (a, b) -> b.samples > a.samples
+            || b.samples == a.samples && b.pid < a.pid ? b : a);
       }
       processes.add(load);
       stacks.addAll(acc.toStackWeights());
@@ -108,6 +114,7 @@ public final class AnalysisAssembler {
     for (int i = 0; i < walled.size(); i++) {
       walled.get(i).threadStates = walls.get(i).states();
       walled.get(i).stateTimeline = walls.get(i).timeline();
+      walled.get(i).criticalPath = walls.get(i).criticalPath();
     }
     WallView.warn(runs, processes);
     if (filters.samples().cpus() != null) {
@@ -125,15 +132,19 @@ public final class AnalysisAssembler {
         FilteredOutProcesses.selection(filters), filteredOut);
   }
 
-  /** A process's whole-wall view: its thread states and report.html's state timeline. */
-  private record Wall(ThreadStateSummary states, StateTimeline timeline) {}
+  /**
+   * A process's whole-wall view: its thread states, report.html's state timeline, and its
+   * critical path (null when it gets none).
+   */
+  private record Wall(ThreadStateSummary states, StateTimeline timeline,
+      CriticalPath criticalPath) {}
 
   /**
    * The work of one process's wall view, to run on another thread: it gets the run's values,
    * not the run, which this thread goes on changing (health, warnings).
    */
   private static Supplier<Wall> wallView(RunInfo run, ProcessAccumulator acc, Filters filters,
-      LoadRange range) {
+      LoadRange range, String comm, Map<String, ProcessAccumulator> biggest) {
     long startNs = run.startNs;
     long endNs = run.endNs;
     boolean cpuLanes = "cpu".equals(run.lanes);
@@ -143,12 +154,19 @@ public final class AnalysisAssembler {
     long[] ranges = time == null ? null : TimeRanges.parse(time).resolve(startNs, endNs);
     WaitFilter filter = new WaitFilter(filters.samples().tids(), filters.samples().cpus(),
         cpuLanes, ranges, range.min(), range.max());
+    CriticalView critical = new CriticalView(run, ranges, filters.whatIfs());
+    boolean hasSubject = run.hasSubject();
+    boolean subject = run.isSubject(acc.pid);
+    String runId = run.runId;
     return () -> {
       ThreadStates.Replayed replayed = ThreadStates.replay(acc.threads, endNs);
       ThreadStateSummary states = WallView.states(acc, replayed, filter, cpus);
       // report.html's thread-state timeline, narrowed as the thread states are.
-      return new Wall(states, StateTimeline.compute(replayed, acc.spanStartNs, acc.spanEndNs,
-          filter));
+      StateTimeline timeline = StateTimeline.compute(replayed, acc.spanStartNs, acc.spanEndNs,
+          filter);
+      boolean wanted = hasSubject ? subject : biggest.get(runId) == acc;
+      return new Wall(states, timeline,
+          wanted ? critical.compute(acc, replayed, comm) : null);
     };
   }
 }

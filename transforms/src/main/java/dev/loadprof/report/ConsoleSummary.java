@@ -54,6 +54,7 @@ public final class ConsoleSummary implements TextReport {
         sb.append("Top waits by load-0 time (while none of its threads ran):\n");
         waits.forEach(w -> sb.append("  ").append(w).append('\n'));
       }
+      a.criticalPath(h).ifPresent(c -> CriticalSummary.console(sb, c));
     }
     if (a.runs().size() > 1) {
       runTable(sb, a);

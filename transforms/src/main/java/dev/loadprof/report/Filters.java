@@ -1,7 +1,9 @@
 package dev.loadprof.report;
 
+import dev.loadprof.critical.WhatIfRequest;
 import dev.loadprof.load.SampleSelection;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -13,12 +15,20 @@ import java.util.Set;
  * @param groupBy a GroupBy spec (none, host, comm, run, run:REGEX); null = none
  * @param samples the --tid, --cpu and --time selection, applied where samples get their load
  *     (this record only reports it); null = all
+ * @param whatIfs the --what-if speed-ups to predict on the critical path; null = none
  */
 public record Filters(Set<Integer> pids, String commRegex, String loadRange, String groupBy,
-    SampleSelection samples) implements Serializable {
+    SampleSelection samples, List<WhatIfRequest> whatIfs) implements Serializable {
   public Filters {
     pids = pids == null || pids.isEmpty() ? null : Set.copyOf(pids);
     samples = samples == null ? SampleSelection.ALL : samples;
+    whatIfs = whatIfs == null ? List.of() : List.copyOf(whatIfs);
+  }
+
+  /** Without what-ifs. */
+  public Filters(Set<Integer> pids, String commRegex, String loadRange, String groupBy,
+      SampleSelection samples) {
+    this(pids, commRegex, loadRange, groupBy, samples, null);
   }
 
   /** Without a sample selection. */

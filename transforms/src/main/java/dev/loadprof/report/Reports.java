@@ -29,6 +29,8 @@ public final class Reports {
       new FoldedReport(),
       new OffCpuPprofReport(),
       new OffCpuFoldedReport(),
+      new CriticalPprofReport(),
+      new CriticalFoldedReport(),
       new SpeedscopeReport(),
       new SummaryJson(),
       new AnalyzeReport(),

@@ -133,6 +133,9 @@ public final class SummaryJson implements Report {
       threadStates(o.putObject("thread_states"), a, p);
     }
     o.put("subject", a.isSubject(p));
+    if (p.criticalPath != null) {
+      CriticalSummary.json(o.putObject("critical_path"), p.criticalPath);
+    }
     return o;
   }
 

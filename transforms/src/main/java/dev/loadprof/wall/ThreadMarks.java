@@ -51,6 +51,7 @@ public final class ThreadMarks implements Serializable {
   /**
    * RUN: the ThreadState code of the switch-out that ended it, when that switch is in the same
    * window (then it is not a mark of its own: see {@link #attachOut}), else {@link #NO_OUT}.
+   * WAKE: the waker's tid (UNKNOWN_ID when not known), for the critical path's wake-up edges.
    */
   public int[] out = new int[0];
   /** RUN: where this window's look at the CPU before the run starts. */
@@ -59,7 +60,16 @@ public final class ThreadMarks implements Serializable {
   public long[] otherNs = new long[0];
   public int[] otherPid = new int[0];
 
-  /** Switch-out stacks, each once. */
+  /**
+   * The process's CPU samples, for the critical path's profile: time, thread and stack (index
+   * into {@link #stacks}), in the order added (sorted where they are read).
+   */
+  public int sampleCount;
+  public long[] sampleTime = new long[0];
+  public int[] sampleTid = new int[0];
+  public int[] sampleStack = new int[0];
+
+  /** Switch-out and sample stacks, each once. */
   public List<CallStack> stacks = new ArrayList<>();
   private transient Map<CallStack, Integer> stackIds;
 
@@ -99,6 +109,10 @@ public final class ThreadMarks implements Serializable {
   }
 
   public void addWake(int threadId, long t, int wakerPid) {
+    addWake(threadId, t, wakerPid, TraceEventSink.UNKNOWN_ID);
+  }
+
+  public void addWake(int threadId, long t, int wakerPid, int wakerTid) {
     int i = room();
     tid[i] = threadId;
     kind[i] = WAKE;
@@ -106,7 +120,7 @@ public final class ThreadMarks implements Serializable {
     end[i] = t;
     code[i] = wakerPid;
     stack[i] = -1;
-    out[i] = NO_OUT;
+    out[i] = wakerTid;
     otherPid[i] = TraceEventSink.UNKNOWN_ID;
   }
 
@@ -114,6 +128,24 @@ public final class ThreadMarks implements Serializable {
       int otherProcess) {
     addRun(threadId, from, to, cpu, from, own, other, otherProcess);
     kind[count - 1] = TAIL;
+  }
+
+  public void addSample(int threadId, long t, CallStack where) {
+    if (sampleCount == sampleTime.length) {
+      reserveSamples(Math.max(16, sampleCount + (sampleCount >> 1)));
+    }
+    sampleTime[sampleCount] = t;
+    sampleTid[sampleCount] = threadId;
+    sampleStack[sampleCount] = stackId(where);
+    sampleCount++;
+  }
+
+  private void reserveSamples(int n) {
+    if (n > sampleTime.length) {
+      sampleTime = Arrays.copyOf(sampleTime, n);
+      sampleTid = Arrays.copyOf(sampleTid, n);
+      sampleStack = Arrays.copyOf(sampleStack, n);
+    }
   }
 
   /**
@@ -156,6 +188,16 @@ public final class ThreadMarks implements Serializable {
     return stackMap[s] - 1;
   }
 
+  /** The waker's tid of a WAKE mark (UNKNOWN_ID when not known). */
+  public int wakerTid(int i) {
+    return out[i];
+  }
+
+  /** The waker's process (key) of a WAKE mark (UNKNOWN_ID when not known). */
+  public int wakerPid(int i) {
+    return code[i];
+  }
+
   /** The earliest mark: where the first of these threads was first seen (MAX_VALUE: none). */
   public long firstNs() {
     long first = Long.MAX_VALUE;
@@ -193,6 +235,16 @@ public final class ThreadMarks implements Serializable {
       stack[n + j] = mappedStack(o, o.stack[j], stackMap);
     }
     count = n + o.count;
+    if (o.sampleCount > 0) {
+      reserveSamples(Math.max(sampleCount + o.sampleCount,
+          sampleTime.length + (sampleTime.length >> 1)));
+      System.arraycopy(o.sampleTime, 0, sampleTime, sampleCount, o.sampleCount);
+      System.arraycopy(o.sampleTid, 0, sampleTid, sampleCount, o.sampleCount);
+      for (int j = 0; j < o.sampleCount; j++) {
+        sampleStack[sampleCount + j] = mappedStack(o, o.sampleStack[j], stackMap);
+      }
+      sampleCount += o.sampleCount;
+    }
     traceEndNs = Math.max(traceEndNs, o.traceEndNs);
     sawStates |= o.sawStates;
     sawStacks |= o.sawStacks;
@@ -216,6 +268,8 @@ public final class ThreadMarks implements Serializable {
       out.writeInt(code[i]);
       if (kind[i] == OUT) {
         out.writeInt(stack[i]);
+      } else if (kind[i] == WAKE) {
+        out.writeInt(this.out[i]);
       } else if (kind[i] == RUN || kind[i] == TAIL) {
         if (kind[i] == RUN) {
           out.writeInt(this.out[i]);
@@ -249,6 +303,14 @@ public final class ThreadMarks implements Serializable {
     out.writeLong(traceEndNs);
     out.writeBoolean(sawStates);
     out.writeBoolean(sawStacks);
+    out.writeInt(sampleCount);
+    long before = 0;
+    for (int i = 0; i < sampleCount; i++) {
+      out.writeLong(sampleTime[i] - before);
+      before = sampleTime[i];
+    }
+    out.writeInts(sampleTid, sampleCount);
+    out.writeInts(sampleStack, sampleCount);
   }
 
   public static ThreadMarks read(Varint.Source in) throws IOException {
@@ -271,6 +333,8 @@ public final class ThreadMarks implements Serializable {
       m.otherPid[i] = TraceEventSink.UNKNOWN_ID;
       if (m.kind[i] == OUT) {
         m.stack[i] = in.readInt();
+      } else if (m.kind[i] == WAKE) {
+        m.out[i] = in.readInt();
       } else if (m.kind[i] == RUN || m.kind[i] == TAIL) {
         if (m.kind[i] == RUN) {
           m.out[i] = in.readInt();
@@ -296,6 +360,16 @@ public final class ThreadMarks implements Serializable {
     m.traceEndNs = in.readLong();
     m.sawStates = in.readBoolean();
     m.sawStacks = in.readBoolean();
+    int samples = in.readInt();
+    m.reserveSamples(samples);
+    long before = 0;
+    for (int i = 0; i < samples; i++) {
+      m.sampleTime[i] = before + in.readLong();
+      before = m.sampleTime[i];
+    }
+    System.arraycopy(in.readInts(samples), 0, m.sampleTid, 0, samples);
+    System.arraycopy(in.readInts(samples), 0, m.sampleStack, 0, samples);
+    m.sampleCount = samples;
     return m;
   }
 

@@ -112,6 +112,46 @@ public final class ThreadStates {
       return states.pieces;
     }
 
+    /** The marks replayed. */
+    public ThreadMarks marks() {
+      return states.m;
+    }
+
+    /**
+     * How many pieces the replay made: each thread's runs and waits, a thread's together and in
+     * time order, threads by tid.
+     */
+    public int pieceCount() {
+      return states.pieces.count;
+    }
+
+    public int pieceTid(int i) {
+      return states.pieces.tid[i];
+    }
+
+    public long pieceStartNs(int i) {
+      return states.pieces.start[i];
+    }
+
+    public long pieceEndNs(int i) {
+      return states.pieces.end[i];
+    }
+
+    /** RUNNING for a run, else the state the thread waited in. */
+    public ThreadState pieceState(int i) {
+      return STATES[states.pieces.state[i]];
+    }
+
+    /** Where the thread waited: an index into the marks' stacks, or -1. */
+    public int pieceStack(int i) {
+      return states.pieces.stack[i];
+    }
+
+    /** A runnable wait's run mark (who held the CPU before it), or -1. */
+    public int pieceRun(int i) {
+      return states.pieces.run[i];
+    }
+
     /**
      * The last summary's sweep, if it keeps the same instants as filter would (the same --time
      * ranges and --load range), else null. Its span may differ: the kept time H(b) - H(a)

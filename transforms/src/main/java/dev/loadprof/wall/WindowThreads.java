@@ -85,7 +85,7 @@ public final class WindowThreads {
           continue;
         }
         byPid.computeIfAbsent(pid, p -> new ThreadMarks()).addWake(w.tid[i], w.time[i],
-            w.wakerPid[i]);
+            w.wakerPid[i], w.wakerTid[i]);
       }
     }
     Map<Integer, CpuRuns> runsOfCpu = new HashMap<>();

@@ -1,5 +1,9 @@
 package dev.loadprof.report;
 
+import dev.loadprof.critical.CriticalPath;
+import dev.loadprof.critical.ProgramMarks;
+import dev.loadprof.critical.WhatIfRequest;
+
 import dev.loadprof.model.Frame;
 import dev.loadprof.model.RunInfo;
 import dev.loadprof.model.TraceHealth;
@@ -86,11 +90,29 @@ public final class Fixtures {
     time[0] = 500;
     time[1] = 2000;
     time[64] = 1000;
+    ProcessLoad app = process("app", 100, "app", stacks, time);
+    app.criticalPath = classicPath();
     return new Analysis(
         List.of(run("app", 0, 3_500 * MS)),
-        List.of(process("app", 100, "app", stacks, time)),
+        List.of(app),
         stacks,
         LoadRange.ALL);
+  }
+
+  /**
+   * A critical path of a fork-join program: main's serial_setup (20 ms), two workers'
+   * parallel_work (10 and 20 ms), joined one after the other, then 5 ms of serial_setup; a
+   * --what-if of parallel_work at 50 %.
+   */
+  static CriticalPath classicPath() {
+    return new ProgramMarks().run(100, 0, 20, "serial_setup", "main").fork(101, 20, 100)
+        .fork(102, 20, 100).out(100, 20, 'S', "futex_wait")
+        .run(101, 20, 30, "parallel_work", "worker_start").out(101, 30, 'X', null)
+        .run(102, 20, 40, "parallel_work", "worker_start").out(102, 40, 'X', null)
+        .wake(100, 30, 100, 101).run(100, 30, 30.5, "serial_setup", "main")
+        .out(100, 30.5, 'S', "futex_wait").wake(100, 40, 100, 102)
+        .run(100, 40, 45, "serial_setup", "main").out(100, 45, 'X', null)
+        .path(List.of(new WhatIfRequest("^parallel_work$", 50)));
   }
 
   /** One process at loads 1, 2, 4 and 8, with recursion and an unknown frame; one run. */

@@ -36,8 +36,8 @@ class GoldenReportsTest {
         checked++;
       }
     }
-    // profile.pb.gz and offcpu.pb.gz are binary (go tool pprof reads them in the pipelines'
-    // tests); report.html is checked in Chromium (AnalyzeReportBrowserTest).
-    assertEquals(Reports.ALL.size() - 3 - (a.hasManyRunsReports() ? 0 : 2), checked);
+    // profile.pb.gz, offcpu.pb.gz and critical.pb.gz are binary (go tool pprof reads them in
+    // the pipelines' tests); report.html is checked in Chromium (AnalyzeReportBrowserTest).
+    assertEquals(Reports.ALL.size() - 4 - (a.hasManyRunsReports() ? 0 : 2), checked);
   }
 }

@@ -219,7 +219,8 @@ class ManyRunsReportsTest {
     Analysis single = Fixtures.singleProcess();
     assertFalse(single.hasManyRunsReports());
     assertEquals(
-        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "histogram.txt",
+        List.of("critical.folded", "critical.pb.gz", "flame.folded", "flame.speedscope.json",
+            "functions.txt", "histogram.txt",
             "offcpu.folded", "offcpu.pb.gz", "profile.pb.gz", "report.html",
             "summary.json", "summary.txt"),
         new ArrayList<>(ReportsTest.writeAll(single).keySet()));
@@ -230,7 +231,8 @@ class ManyRunsReportsTest {
             GroupBy.parse("host"));
     Map<String, byte[]> withGroups = ReportsTest.writeAll(grouped);
     assertEquals(
-        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "groups.txt",
+        List.of("critical.folded", "critical.pb.gz", "flame.folded", "flame.speedscope.json",
+            "functions.txt", "groups.txt",
             "histogram.txt", "offcpu.folded", "offcpu.pb.gz", "profile.pb.gz",
             "report.html", "runs.txt", "summary.json", "summary.txt"),
         new ArrayList<>(withGroups.keySet()));

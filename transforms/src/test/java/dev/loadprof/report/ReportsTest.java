@@ -149,7 +149,8 @@ class ReportsTest {
   @Test
   void writeAllWritesTheSixFilesByName() throws IOException {
     assertEquals(
-        List.of("flame.folded", "flame.speedscope.json", "functions.txt", "histogram.txt",
+        List.of("critical.folded", "critical.pb.gz", "flame.folded", "flame.speedscope.json",
+            "functions.txt", "histogram.txt",
             "offcpu.folded", "offcpu.pb.gz",
             "profile.pb.gz", "report.html",
             "summary.json", "summary.txt"),

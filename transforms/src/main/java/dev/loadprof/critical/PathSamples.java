@@ -1,0 +1,116 @@
+package dev.loadprof.critical;
+
+import dev.loadprof.model.CallStack;
+import dev.loadprof.model.Frame;
+import dev.loadprof.wall.ThreadMarks;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The process's CPU samples placed on the run edges of its execution graph: each sample on the
+ * edge (the node it ends at) whose run holds its instant on its thread. Samples outside every
+ * run of their thread (a run interval that lost its switch) are counted, not placed.
+ */
+final class PathSamples {
+  private final ExecutionGraph g;
+  private final ThreadMarks m;
+  /** Samples of the edge ending at node i: order[first[i] .. first[i + 1]). */
+  final int[] first;
+  final int[] order;
+  long unplaced;
+
+  PathSamples(ExecutionGraph g) {
+    this.g = g;
+    this.m = g.marks;
+    Map<Integer, Integer> threadOf = new HashMap<>();
+    for (int k = 0; k < g.threadTid.length; k++) {
+      threadOf.put(g.threadTid[k], k);
+    }
+    int[] edgeOf = new int[m.sampleCount];
+    int[] counts = new int[g.count + 1];
+    for (int s = 0; s < m.sampleCount; s++) {
+      edgeOf[s] = edgeOf(threadOf.get(m.sampleTid[s]), m.sampleTime[s]);
+      if (edgeOf[s] >= 0) {
+        counts[edgeOf[s]]++;
+      } else {
+        unplaced++;
+      }
+    }
+    first = new int[g.count + 1];
+    for (int i = 0; i < g.count; i++) {
+      first[i + 1] = first[i] + counts[i];
+    }
+    order = new int[first[g.count]];
+    int[] next = java.util.Arrays.copyOf(first, g.count);
+    for (int s = 0; s < m.sampleCount; s++) {
+      if (edgeOf[s] >= 0) {
+        order[next[edgeOf[s]]++] = s;
+      }
+    }
+  }
+
+  private int edgeOf(Integer k, long t) {
+    if (k == null) {
+      return -1;
+    }
+    int n = g.nodeAtOrBefore(k, t);
+    if (n < 0 || n + 1 >= g.threadFirst[k + 1] || g.predKind[n + 1] != ExecutionGraph.RUN) {
+      return -1;
+    }
+    return n + 1;
+  }
+
+  int count(int edge) {
+    return first[edge + 1] - first[edge];
+  }
+
+  CallStack stack(int sample) {
+    return m.stacks.get(m.sampleStack[sample]);
+  }
+
+  /**
+   * Per node, the share of its run edge's samples whose stack holds a function that matches
+   * (once per sample); an edge without samples takes its run's share, a run without any 0.
+   */
+  double[] shareOf(Predicate<String> function) {
+    boolean[] holds = new boolean[m.stacks.size()];
+    boolean[] known = new boolean[m.stacks.size()];
+    double[] share = new double[g.count];
+    Map<Integer, long[]> byPiece = new HashMap<>(); // piece -> {holding, all}
+    for (int i = 0; i < g.count; i++) {
+      if (g.predKind[i] != ExecutionGraph.RUN || count(i) == 0) {
+        continue;
+      }
+      int hit = 0;
+      for (int j = first[i]; j < first[i + 1]; j++) {
+        int st = m.sampleStack[order[j]];
+        if (!known[st]) {
+          known[st] = true;
+          holds[st] = matches(m.stacks.get(st), function);
+        }
+        hit += holds[st] ? 1 : 0;
+      }
+      share[i] = (double) hit / count(i);
+      long[] p = byPiece.computeIfAbsent(g.piece[i], x -> new long[2]);
+      p[0] += hit;
+      p[1] += count(i);
+    }
+    for (int i = 0; i < g.count; i++) {
+      if (g.predKind[i] == ExecutionGraph.RUN && count(i) == 0) {
+        long[] p = byPiece.get(g.piece[i]);
+        share[i] = p == null ? 0 : (double) p[0] / p[1];
+      }
+    }
+    return share;
+  }
+
+  static boolean matches(CallStack s, Predicate<String> function) {
+    for (Frame f : s.frames()) {
+      if (function.test(f.symbol())) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
