@@ -65,7 +65,7 @@ def predictions(work, prog, runs, function, percent):
     combined = os.path.join(work, prog, "whatif", "summary.json")
     if os.path.exists(combined):
         found = [prediction_s(r, function, percent) for r in runs_of(combined)]
-        source = "analyze --what-if"
+        source = "analyze of the before runs"
     else:
         found = []
         for r in range(1, runs + 1):
