@@ -2,8 +2,10 @@ package dev.loadprof.cli;
 
 import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.beam.WriteReports;
+import dev.loadprof.critical.WhatIfRequest;
 import dev.loadprof.pipelines.AnalyzeSettings;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,6 +23,14 @@ final class AnalyzeCommand implements JobCommand {
   @Option(names = {"-o", "--out"}, paramLabel = "DIR", converter = Converters.NonEmpty.class,
       defaultValue = DEFAULT_OUT, description = "Output directory (default: ./${DEFAULT-VALUE}).")
   String output;
+  @Option(names = "--what-if", paramLabel = "REGEX=P%", converter = Converters.WhatIf.class,
+      description = "Also predict the wall time if the functions whose name matches REGEX were"
+          + " P %% faster (their on-CPU time P %% shorter), on the critical path of the"
+          + " program perf started (summary.json's critical_path.what_if, the console);"
+          + " repeatable: --what-if 'compress=50%%' --what-if '^parse$=25%%'. The top"
+          + " functions on the path get 10, 25 and 50 %% without asking. First order: the same"
+          + " schedule and wake-up order, no new contention.")
+  List<WhatIfRequest> whatIfs = new ArrayList<>();
   @Mixin FilterOptions filters;
   @Mixin RunSelectionOptions selection;
   @Mixin ParsingOptions parsing;
@@ -42,7 +52,8 @@ final class AnalyzeCommand implements JobCommand {
     String outDir = output;
     JobPlacement place = JobPlacement.choose(runner, pipelineArgs, given, outDir);
     OutputDir.checkWritable(outDir);
-    AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection);
+    AnalyzeSettings settings = AnalysisSettings.of(outDir, parsing, filters, selection)
+        .withWhatIfs(whatIfs);
     Inputs.Resolved in = Inputs.forAnalyze(given, selection.selection(), settings.event(),
         parsing.windowNsIfGiven(), err);
     try (OutputClaim claim = OutputClaim.take(outDir, err)) {

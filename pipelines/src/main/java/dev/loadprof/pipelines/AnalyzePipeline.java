@@ -70,7 +70,7 @@ public final class AnalyzePipeline {
   /** The reports' filters: --pid, --comm, --load, --group-by, and the samples selected. */
   static Filters filters(AnalyzeSettings settings, SampleSelection samples) {
     return new Filters(settings.pids(), settings.comm(), settings.load(), settings.groupBy(),
-        samples);
+        samples, settings.whatIfs());
   }
 
   /** --tid, --cpu and --time. */

@@ -1,7 +1,9 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.critical.WhatIfRequest;
 import dev.loadprof.perfdata.DecodePiece;
 import dev.loadprof.perfdata.reader.PerfDataReading;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -26,21 +28,29 @@ import java.util.Set;
  * @param nights only the archived runs of these nights, or null
  * @param hosts only the archived runs of these hosts, or null
  * @param perfDataReading how perf.data is decoded: native reader, perf script, or auto
+ * @param whatIfs the --what-if speed-ups predicted on the critical path (analyze's)
  */
 public record AnalyzeSettings(String out, long windowMs, String event, int decodePieces,
     int parseThreads, DecodePiece.Kind decodeSplit, Set<Integer> pids, String comm, String load,
     Set<Integer> tids, String cpus, String time, String groupBy, String nights, String hosts,
-    PerfDataReading perfDataReading) {
+    PerfDataReading perfDataReading, List<WhatIfRequest> whatIfs) {
 
   public AnalyzeSettings {
     pids = pids == null ? null : Set.copyOf(pids);
     tids = tids == null ? null : Set.copyOf(tids);
+    whatIfs = whatIfs == null ? List.of() : List.copyOf(whatIfs);
+  }
+
+  /** The same job, predicting these what-ifs on the critical path. */
+  public AnalyzeSettings withWhatIfs(List<WhatIfRequest> requests) {
+    return new AnalyzeSettings(out, windowMs, event, decodePieces, parseThreads, decodeSplit,
+        pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading, requests);
   }
 
   /** The same job writing into {@code dir}: the CLI's private staging directory of --out. */
   public AnalyzeSettings writingTo(String dir) {
     return new AnalyzeSettings(dir, windowMs, event, decodePieces, parseThreads, decodeSplit,
-        pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading);
+        pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading, whatIfs);
   }
 
   /** A builder for the job that writes to {@code out}; each group of options fills its part. */
@@ -113,7 +123,7 @@ public record AnalyzeSettings(String out, long windowMs, String event, int decod
         throw new IllegalStateException("the parsing settings were not given");
       }
       return new AnalyzeSettings(out, windowMs, event, decodePieces, parseThreads, decodeSplit,
-          pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading);
+          pids, comm, load, tids, cpus, time, groupBy, nights, hosts, perfDataReading, null);
     }
   }
 }

@@ -81,9 +81,13 @@ public final class CriticalPaths {
         kind = Kind.RUNNING;
         profile.addRun(i, tid);
         onCpu += ns;
-      } else if (step[1] == 1) {
+      } else if (step[1] == 1 && g.predKind[i] == ExecutionGraph.FIRST) {
         kind = Kind.RUNNABLE_OWN; // from its creator's fork to its first run
         own += ns;
+      } else if (step[1] == 1) {
+        kind = Kind.BLOCKED; // from its waker to the wake-up queued on its CPU
+        reason = "wake-up latency";
+        blocked.merge(reason, ns, Long::sum);
       } else if (piece >= 0 && g.replayed.pieceState(piece) == ThreadState.RUNNABLE) {
         ThreadMarks m = g.marks;
         int run = g.replayed.pieceRun(piece);

@@ -34,6 +34,13 @@ final class Resolution {
   private long wakesNotFollowed;
   private long creatorsGuessed;
   private long creatorsUnknown;
+  private long queuedWakers;
+  private long waitsWithoutWake;
+  /** How long before a wake-up queued to an idle CPU its waker may have stopped running. */
+  static final long QUEUED_WAKE_NS = 200_000;
+  /** The same for a wait whose wake-up was not recorded: its run's start is a guess. */
+  static final long LOST_WAKE_NS = 1_000_000;
+  private long wakesGuessed;
 
   Resolution(ThreadStates.Replayed r, List<int[]> ranges, Map<Integer, Integer> threadOf,
       long spanStartNs, long spanEndNs, ExecutionGraph.Context cx, WakeIndex wakes) {
@@ -83,6 +90,15 @@ final class Resolution {
     }
     int w = wakes.at(tid, e);
     if (w < 0) {
+      // A wait whose wake-up was not recorded (perf keeps nothing of an idle CPU's wake-up at
+      // times: its run then starts at a guess, before its first sample) is taken as woken by
+      // the process's thread that ran last before it, as a wake-up queued to an idle CPU.
+      if (cx.hasWakers() && st != ThreadState.DISK
+          && queuedWaker(p, tid, e, LOST_WAKE_NS, splits)) {
+        wakesGuessed++;
+        return;
+      }
+      waitsWithoutWake++;
       reasonOfPiece.put(p, !cx.hasWakers() ? "unknown (no wake-ups recorded)"
           : st == ThreadState.DISK ? "io" : "unknown");
       return;
@@ -99,6 +115,10 @@ final class Resolution {
       wakesNotFollowed++;
       reasonOfPiece.put(p, "unknown");
     } else if (wakerTid == 0 || wakerPid == 0) {
+      if (st != ThreadState.DISK && queuedWaker(p, tid, e, QUEUED_WAKE_NS, splits)) {
+        queuedWakers++;
+        return;
+      }
       reasonOfPiece.put(p, st == ThreadState.DISK ? "io" : "interrupt");
     } else if (wakerPid == cx.pid()) {
       reasonOfPiece.put(p, st == ThreadState.DISK ? "io" : "unknown");
@@ -107,6 +127,55 @@ final class Resolution {
     } else {
       reasonOfPiece.put(p, "unknown");
     }
+  }
+
+  /**
+   * A sched_wakeup in the idle task of the wakee's CPU is mostly a wake-up another CPU queued
+   * there (the waker's own record is sched_waking): the waker is taken to be the process's
+   * thread that was running at the wake-up, or stopped running last within {@link
+   * #QUEUED_WAKE_NS} before it; the edge from it weighs the time between.
+   */
+  private boolean queuedWaker(int p, int tid, long e, long window, List<long[]> splits) {
+    int best = -1;
+    long bestAt = Long.MIN_VALUE;
+    for (int k = 0; k < ranges.size(); k++) {
+      int[] range = ranges.get(k);
+      if (r.pieceTid(range[0]) == tid) {
+        continue;
+      }
+      long at = lastRunBefore(k, e, window);
+      if (at != Long.MIN_VALUE && at > bestAt) {
+        best = k;
+        bestAt = at;
+      }
+    }
+    if (best < 0 || bestAt < spanStartNs) {
+      return false;
+    }
+    crossOfPiece.put(p, new long[] {best, bestAt});
+    splits.add(new long[] {best, bestAt});
+    return true;
+  }
+
+  /** The latest instant in [t - window, t] at which thread k ran, or MIN_VALUE. */
+  private long lastRunBefore(int k, long t, long window) {
+    int[] range = ranges.get(k);
+    int lo = range[0];
+    int hi = range[1];
+    while (lo < hi) { // the first piece starting at or after t
+      int mid = (lo + hi) >>> 1;
+      if (r.pieceStartNs(mid) < t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    for (int q = lo - 1; q >= range[0] && r.pieceEndNs(q) >= t - window; q--) {
+      if (r.pieceState(q) == ThreadState.RUNNING) {
+        return Math.min(t, r.pieceEndNs(q));
+      }
+    }
+    return Long.MIN_VALUE;
   }
 
   private long[] resolveStart(int k, int tid, long t0, List<long[]> splits) {
@@ -165,11 +234,11 @@ final class Resolution {
       int p = e.getKey();
       int k = threadOf.get(r.pieceTid(p));
       long at = e.getValue()[1];
-      int target = g.nodeAt(k, at);
       int source = g.nodeAt((int) e.getValue()[0], at);
-      if (target >= 0 && source >= 0) {
-        g.cross[target] = source;
-        g.crossNs[target] = 0;
+      int end = g.nodeAt(k, Math.min(r.pieceEndNs(p), spanEndNs));
+      if (end >= 0 && source >= 0) {
+        g.cross[end] = source;
+        g.crossNs[end] = g.time[end] - at;
       }
     }
     for (int k = 0; k < starts.length; k++) {
@@ -193,6 +262,20 @@ final class Resolution {
     if (wakesNotFollowed > 0) {
       out.add(wakesNotFollowed + " wake-ups by the process's own threads were not followed"
           + " (the waker was not seen running then): those waits end the walk as 'unknown'");
+    }
+    if (waitsWithoutWake > 0 && cx.hasWakers()) {
+      out.add(waitsWithoutWake + " blocked waits have no wake-up record where they end and no"
+          + " thread of the process ran within 1 ms before: they end the walk as 'unknown'");
+    }
+    if (wakesGuessed > 0) {
+      out.add(wakesGuessed + " blocked waits have no wake-up record where they end (perf lost"
+          + " it): the waker is taken to be the process's thread that ran last within 1 ms"
+          + " before");
+    }
+    if (queuedWakers > 0) {
+      out.add(queuedWakers + " wake-ups were recorded in the idle task of the woken thread's"
+          + " CPU (a wake-up another CPU queued there): the waker is taken to be the"
+          + " process's thread running then (record sched:sched_waking to know it)");
     }
     if (creatorsGuessed > 0) {
       out.add(creatorsGuessed + " threads have no fork record: their creator is taken to be"
