@@ -148,12 +148,14 @@ class WhatIfIT {
     args.addAll(recordings);
     Cli whatIf = E2e.analyze(dir.resolve("whatif"), args.toArray(new String[0])).assertOk();
 
-    // The subject's span is its real time by its own clock, within 1 %.
+    // The subject is the program: its span holds main's time by the program's own clock, plus
+    // exec and start-up before main turns SCHED_FIFO, which other processes may delay (1-17 ms
+    // seen at load 15).
     List<Double> spans = new ArrayList<>();
     for (JsonNode run : whatIf.summary().path("runs")) {
       spans.add(subject(run).path("thread_states").path("span_s").asDouble());
     }
-    assertEquals(median(before), median(spans), 0.01 * median(before), "span " + spans
+    assertEquals(median(before) + 0.010, median(spans), 0.015, "span " + spans
         + " against the program's clock " + before);
     double predictedSerial = predictedChangeS(whatIf.summary(), "serial_part", 50);
     double predictedShort = predictedChangeS(whatIf.summary(), "branch_short", 50);
