@@ -64,8 +64,8 @@ final class PathProfile {
   }
 
   /** Inclusive and self ns per function over the path's samples: name to {inclusive, self}. */
-  private Map<String, double[]> functions() {
-    Map<String, double[]> byName = new HashMap<>();
+  private Map<String, long[]> functions() {
+    Map<String, long[]> byName = new HashMap<>();
     Set<String> seen = new HashSet<>();
     for (Map.Entry<Long, double[]> e : onCpu.entrySet()) {
       if ((int) (long) e.getKey() == -1) {
@@ -73,10 +73,12 @@ final class PathProfile {
       }
       Frame[] frames = stackOf(e.getKey()).frames();
       seen.clear();
-      double ns = e.getValue()[0];
+      // Whole ns per stack before summing: the map's order follows stack ids, which follow the
+      // order the windows were merged in, and integer sums do not.
+      long ns = Math.round(e.getValue()[0]);
       for (int f = 0; f < frames.length; f++) {
         String name = frames[f].symbol();
-        double[] v = byName.computeIfAbsent(name, x -> new double[2]);
+        long[] v = byName.computeIfAbsent(name, x -> new long[2]);
         if (seen.add(name)) {
           v[0] += ns;
         }
@@ -90,8 +92,8 @@ final class PathProfile {
 
   List<FunctionOnPath> topFunctions(int n, long pathNs) {
     List<FunctionOnPath> out = new ArrayList<>();
-    functions().forEach((name, v) -> out.add(new FunctionOnPath(name, Math.round(v[0]),
-        pathNs == 0 ? 0 : v[0] / pathNs, Math.round(v[1]))));
+    functions().forEach((name, v) -> out.add(new FunctionOnPath(name, v[0],
+        pathNs == 0 ? 0 : (double) v[0] / pathNs, v[1])));
     out.sort(Comparator.comparingLong((FunctionOnPath f) -> -f.ns())
         .thenComparing(FunctionOnPath::function));
     return List.copyOf(out.subList(0, Math.min(n, out.size())));
@@ -113,9 +115,9 @@ final class PathProfile {
         }
       }
     }
-    List<Map.Entry<String, double[]>> rows = new ArrayList<>();
+    List<Map.Entry<String, long[]>> rows = new ArrayList<>();
     functions().entrySet().stream().filter(e -> program.contains(e.getKey())).forEach(rows::add);
-    rows.sort(Comparator.comparingDouble((Map.Entry<String, double[]> e) -> -e.getValue()[0])
+    rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> -e.getValue()[0])
         .thenComparing(Map.Entry::getKey));
     List<String> out = new ArrayList<>();
     for (int i = 0; i < Math.min(n, rows.size()); i++) {
@@ -133,19 +135,13 @@ final class PathProfile {
 
   /** Folded lines, root first: runs by their stacks, waits under a leaf that names them. */
   Map<String, Long> folded() {
-    Map<String, double[]> lines = new HashMap<>();
-    onCpu.forEach((key, ns) -> lines.computeIfAbsent(line(stackOf(key), null),
-        x -> new double[1])[0] += ns[0]);
-    waits.forEach((w, ns) -> lines.computeIfAbsent(line(w.stack(), CriticalPath.waitLabel(w.kind(), w.reason())),
-        x -> new double[1])[0] += ns[0]);
-    Map<String, Long> out = new TreeMap<>();
-    lines.forEach((l, ns) -> {
-      long v = Math.round(ns[0]);
-      if (v > 0) {
-        out.put(l, v);
-      }
-    });
-    return out;
+    Map<String, Long> lines = new TreeMap<>();
+    onCpu.forEach((key, ns) -> lines.merge(line(stackOf(key), null), Math.round(ns[0]),
+        Long::sum));
+    waits.forEach((w, ns) -> lines.merge(line(w.stack(),
+        CriticalPath.waitLabel(w.kind(), w.reason())), ns[0], Long::sum));
+    lines.values().removeIf(v -> v <= 0);
+    return lines;
   }
 
   private static String line(CallStack s, String leaf) {

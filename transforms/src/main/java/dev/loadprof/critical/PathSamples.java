@@ -77,7 +77,10 @@ final class PathSamples {
     boolean[] holds = new boolean[m.stacks.size()];
     boolean[] known = new boolean[m.stacks.size()];
     double[] share = new double[g.count];
-    Map<Integer, long[]> byPiece = new HashMap<>(); // piece -> {holding, all}
+    // Per piece (a run), its samples that hold the function and all of them.
+    int pieces = g.replayed.pieceCount();
+    int[] pieceHit = new int[pieces];
+    int[] pieceAll = new int[pieces];
     for (int i = 0; i < g.count; i++) {
       if (g.predKind[i] != ExecutionGraph.RUN || count(i) == 0) {
         continue;
@@ -92,14 +95,13 @@ final class PathSamples {
         hit += holds[st] ? 1 : 0;
       }
       share[i] = (double) hit / count(i);
-      long[] p = byPiece.computeIfAbsent(g.piece[i], x -> new long[2]);
-      p[0] += hit;
-      p[1] += count(i);
+      pieceHit[g.piece[i]] += hit;
+      pieceAll[g.piece[i]] += count(i);
     }
     for (int i = 0; i < g.count; i++) {
       if (g.predKind[i] == ExecutionGraph.RUN && count(i) == 0) {
-        long[] p = byPiece.get(g.piece[i]);
-        share[i] = p == null ? 0 : (double) p[0] / p[1];
+        int p = g.piece[i];
+        share[i] = pieceAll[p] == 0 ? 0 : (double) pieceHit[p] / pieceAll[p];
       }
     }
     return share;

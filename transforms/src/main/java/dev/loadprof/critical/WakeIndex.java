@@ -32,8 +32,14 @@ final class WakeIndex {
     for (int i = 0; i < n; i++) {
       boxed[i] = idx[i];
     }
+    // Ties (one thread woken twice at one instant) by waker: the same whatever order the
+    // windows' marks were merged in.
     Arrays.sort(boxed, (a, b) -> marks.tid[a] != marks.tid[b]
-        ? Integer.compare(marks.tid[a], marks.tid[b]) : Long.compare(marks.time[a], marks.time[b]));
+        ? Integer.compare(marks.tid[a], marks.tid[b])
+        : marks.time[a] != marks.time[b] ? Long.compare(marks.time[a], marks.time[b])
+        : marks.wakerPid(a) != marks.wakerPid(b)
+            ? Integer.compare(marks.wakerPid(a), marks.wakerPid(b))
+            : Integer.compare(marks.wakerTid(a), marks.wakerTid(b)));
     wakes = new int[n];
     keyTid = new long[n];
     keyTime = packed;

@@ -44,6 +44,8 @@ final class RecordAssembler implements LineScanner.Lines {
   private static final String SWITCH = "sched:sched_switch";
   private static final String WAKEUP = "sched:sched_wakeup";
   private static final String WAKEUP_NEW = "sched:sched_wakeup_new";
+  /** The same wake-up, recorded in the waker's context (sched_wakeup may be in the idle task). */
+  private static final String WAKING = "sched:sched_waking";
 
   // What the lines that follow the current header belong to.
   private static final int NO_RECORD = 0; // stack lines here are out of place
@@ -345,7 +347,7 @@ final class RecordAssembler implements LineScanner.Lines {
     String event = text.of(b, p, colon);
     if (event.equals(SWITCH)) {
       schedSwitch(b, s, e, period, payload, payloadEnd);
-    } else if (event.equals(WAKEUP) || event.equals(WAKEUP_NEW)) {
+    } else if (event.equals(WAKEUP) || event.equals(WAKEUP_NEW) || event.equals(WAKING)) {
       schedWakeup(b, s, e, payload, payloadEnd);
     } else if (payload == payloadEnd || StackFrames.startsWithAddress(b, payload, payloadEnd)) {
       pendingTime = h.time;

@@ -236,8 +236,11 @@ public final class ThreadMarks implements Serializable {
     }
     count = n + o.count;
     if (o.sampleCount > 0) {
-      reserveSamples(Math.max(sampleCount + o.sampleCount,
-          sampleTime.length + (sampleTime.length >> 1)));
+      if (sampleCount + o.sampleCount > sampleTime.length) {
+        // Half again at least, as for the marks: windows merged one by one.
+        reserveSamples(Math.max(sampleCount + o.sampleCount,
+            sampleTime.length + (sampleTime.length >> 1)));
+      }
       System.arraycopy(o.sampleTime, 0, sampleTime, sampleCount, o.sampleCount);
       System.arraycopy(o.sampleTid, 0, sampleTid, sampleCount, o.sampleCount);
       for (int j = 0; j < o.sampleCount; j++) {

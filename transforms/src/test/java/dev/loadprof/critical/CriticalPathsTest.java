@@ -123,4 +123,34 @@ class CriticalPathsTest {
     assertTrue(p.onCpuNs() + p.runnableOwnNs() + p.runnableOtherNs() + p.blockedNs()
         == p.pathNs());
   }
+
+  /**
+   * The same marks added in another order (as windows merged in another order add them): the
+   * same path, profile and what-ifs.
+   */
+  @org.junit.jupiter.api.Test
+  void theOrderOfTheMarksChangesNothing() {
+    List<WhatIfRequest> asked = List.of(new WhatIfRequest("work", 50));
+    CriticalPath a = new ProgramMarks().run(100, 0, 10, "serial", "main").fork(101, 10, 100)
+        .fork(102, 10, 100).out(100, 10, 'S', "futex_wait")
+        .run(101, 10, 30, "work_a", "worker").out(101, 30, 'X', null)
+        .run(102, 10, 50, "work_b", "worker").out(102, 50, 'X', null)
+        .wake(100, 30, PID, 101).run(100, 30, 30.5, "join", "main")
+        .out(100, 30.5, 'S', "futex_wait").wake(100, 50, PID, 102)
+        .run(100, 50, 60, "serial", "main").path(asked);
+    CriticalPath b = new ProgramMarks().run(102, 10, 50, "work_b", "worker")
+        .run(100, 50, 60, "serial", "main").wake(100, 50, PID, 102)
+        .out(102, 50, 'X', null).run(101, 10, 30, "work_a", "worker")
+        .out(100, 30.5, 'S', "futex_wait").run(100, 30, 30.5, "join", "main")
+        .wake(100, 30, PID, 101).out(101, 30, 'X', null).fork(102, 10, 100)
+        .out(100, 10, 'S', "futex_wait").run(100, 0, 10, "serial", "main").fork(101, 10, 100)
+        .path(asked);
+    assertEquals(a.segments(), b.segments());
+    assertEquals(a.topFunctions(), b.topFunctions());
+    assertEquals(a.whatIfs(), b.whatIfs());
+    assertEquals(a.foldedNs(), b.foldedNs());
+    assertEquals(a.waits(), b.waits());
+    assertEquals(a.threads(), b.threads());
+    assertEquals(a.stacks(), b.stacks());
+  }
 }

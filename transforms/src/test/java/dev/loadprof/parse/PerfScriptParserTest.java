@@ -119,6 +119,10 @@ class PerfScriptParserTest {
                     + " comm=my worker pid=1691 prio=120 success=1 target_cpu=001"),
             events("wakeup 66709191576 cpu=0 18 'migration/0' target=0 by 1690/1690",
                 "wakeup 66709191577 cpu=1 1691 'my worker' target=1 by 100/100")),
+        Arguments.of("sched_waking: a wake-up in its waker's context",
+            text("mixed  17316/17320  [001]    66.709191576:          1 sched:sched_waking:"
+                + " comm=mixed pid=17316 prio=120 target_cpu=000"),
+            events("wakeup 66709191576 cpu=1 17316 'mixed' target=0 by 17316/17320")),
         Arguments.of("task events",
             text("swapper     0/0     [000]     0.000000000: PERF_RECORD_FORK(1:1):(0:0)",
                 "process_api     0/0     [000]     0.000000000: PERF_RECORD_COMM:"

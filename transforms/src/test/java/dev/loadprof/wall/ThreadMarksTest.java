@@ -22,7 +22,10 @@ class ThreadMarksTest {
         new Frame("doze", "/bin/stalls")});
     m.addRun(11, 5_000_000_000L, 5_000_300_000L, 3, 4_999_000_000L, 700, 300, 42);
     m.addOut(11, 5_000_300_000L, ThreadState.SLEEPING.code(), doze);
-    m.addWake(11, 5_000_900_000L, 17);
+    m.addWake(11, 5_000_900_000L, 17, 170);
+    m.addSample(11, 5_000_100_000L, doze);
+    m.addSample(12, 5_000_050_000L, new CallStack(new Frame[] {
+        new Frame("work", "/bin/stalls")}));
     m.addOut(12, 4_000_000_000L, ThreadState.RUNNABLE.code(), null);
     m.addTail(12, 4_000_000_000L, 6_000_000_000L, 1, 5, 9, -1);
     m.addRun(12, 5_000_000_000L, 5_000_100_000L, 2, 5_000_000_000L, 0, 0, -1);
@@ -55,7 +58,26 @@ class ThreadMarksTest {
     assertArrayEquals(Arrays.copyOf(m.otherNs, n), Arrays.copyOf(back.otherNs, n));
     assertArrayEquals(Arrays.copyOf(m.otherPid, n), Arrays.copyOf(back.otherPid, n));
     assertEquals(m.stacks, back.stacks);
+    assertEquals(m.sampleCount, back.sampleCount);
+    assertArrayEquals(Arrays.copyOf(m.sampleTime, 2), Arrays.copyOf(back.sampleTime, 2));
+    assertArrayEquals(Arrays.copyOf(m.sampleTid, 2), Arrays.copyOf(back.sampleTid, 2));
+    assertArrayEquals(Arrays.copyOf(m.sampleStack, 2), Arrays.copyOf(back.sampleStack, 2));
     assertEquals(m.traceEndNs, back.traceEndNs);
     assertEquals(true, back.sawStates && back.sawStacks);
+  }
+
+  /** Windows merged one by one keep the samples in arrays about as long as they are. */
+  @Test
+  void mergedSamplesGrowLinearly() {
+    ThreadMarks all = new ThreadMarks();
+    CallStack work = new CallStack(new Frame[] {new Frame("work", "/bin/x")});
+    for (int w = 0; w < 200; w++) {
+      ThreadMarks window = new ThreadMarks();
+      window.addSample(1, w * 1_000_000L, work);
+      all.mergeFrom(window);
+    }
+    assertEquals(200, all.sampleCount);
+    assertEquals(true, all.sampleTime.length <= 400, "capacity " + all.sampleTime.length);
+    assertEquals(1, all.stacks.size());
   }
 }

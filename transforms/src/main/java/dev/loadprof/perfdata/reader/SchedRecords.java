@@ -71,7 +71,7 @@ final class SchedRecords {
     }
     return switch (f.name()) {
       case "sched_switch" -> Kind.SWITCH;
-      case "sched_wakeup", "sched_wakeup_new" -> Kind.WAKEUP;
+      case "sched_wakeup", "sched_wakeup_new", "sched_waking" -> Kind.WAKEUP;
       default -> Kind.OTHER;
     };
   }
