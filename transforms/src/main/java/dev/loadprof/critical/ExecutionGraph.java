@@ -49,8 +49,10 @@ final class ExecutionGraph {
   int[] thread;
   /** The kind of the edge from the node before on the same thread. */
   byte[] predKind;
-  /** The piece that edge lies in, or -1. */
+  /** The piece that edge lies in (for a run, its first), or -1. */
   int[] piece;
+  /** For a run edge: the first node of its run (a run split by wake-ups is several edges). */
+  int[] runStart;
   /** The cross edge's source node, {@link #ORIGIN} or {@link #NONE}, and its weight. */
   int[] cross;
   long[] crossNs;
@@ -112,9 +114,18 @@ final class ExecutionGraph {
       for (int p = range[0]; p < range[1]; p++) {
         long a = clip(r.pieceStartNs(p), spanStartNs, spanEndNs);
         long b = clip(r.pieceEndNs(p), spanStartNs, spanEndNs);
+        // A run goes on over the next piece when that is a run from its end (the runs of the
+        // marks end at the windows' edges): one edge, whatever the --window.
+        boolean goesOn = p > range[0] && r.pieceState(p) == ThreadState.RUNNING
+            && r.pieceState(p - 1) == ThreadState.RUNNING
+            && r.pieceEndNs(p - 1) == r.pieceStartNs(p) && m > 0 && t[m - 1] == a;
         if (b > a) {
-          t[m++] = a;
-          t[m++] = b;
+          if (goesOn) {
+            t[m - 1] = b;
+          } else {
+            t[m++] = a;
+            t[m++] = b;
+          }
         }
       }
       for (long s : splitTimes[k]) {
@@ -170,6 +181,7 @@ final class ExecutionGraph {
     thread = new int[n];
     predKind = new byte[n];
     piece = new int[n];
+    runStart = new int[n];
     cross = new int[n];
     crossNs = new long[n];
     reason = new String[n];
@@ -201,6 +213,7 @@ final class ExecutionGraph {
       ThreadState st = replayed.pieceState(p);
       if (st == ThreadState.RUNNING) {
         predKind[node] = RUN;
+        runStart[node] = predKind[node - 1] == RUN ? runStart[node - 1] : node - 1;
       } else if (st == ThreadState.RUNNABLE) {
         predKind[node] = FIXED;
       } else {

@@ -77,10 +77,9 @@ final class PathSamples {
     boolean[] holds = new boolean[m.stacks.size()];
     boolean[] known = new boolean[m.stacks.size()];
     double[] share = new double[g.count];
-    // Per piece (a run), its samples that hold the function and all of them.
-    int pieces = g.replayed.pieceCount();
-    int[] pieceHit = new int[pieces];
-    int[] pieceAll = new int[pieces];
+    // Per run (by its first node), its samples that hold the function and all of them.
+    int[] pieceHit = new int[g.count];
+    int[] pieceAll = new int[g.count];
     for (int i = 0; i < g.count; i++) {
       if (g.predKind[i] != ExecutionGraph.RUN || count(i) == 0) {
         continue;
@@ -95,12 +94,12 @@ final class PathSamples {
         hit += holds[st] ? 1 : 0;
       }
       share[i] = (double) hit / count(i);
-      pieceHit[g.piece[i]] += hit;
-      pieceAll[g.piece[i]] += count(i);
+      pieceHit[g.runStart[i]] += hit;
+      pieceAll[g.runStart[i]] += count(i);
     }
     for (int i = 0; i < g.count; i++) {
       if (g.predKind[i] == ExecutionGraph.RUN && count(i) == 0) {
-        int p = g.piece[i];
+        int p = g.runStart[i];
         share[i] = pieceAll[p] == 0 ? 0 : (double) pieceHit[p] / pieceAll[p];
       }
     }
