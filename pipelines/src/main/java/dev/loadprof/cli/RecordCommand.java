@@ -29,8 +29,8 @@ final class RecordCommand implements JobCommand {
   String output;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "auto",
-      description = "system: sched_switch on every CPU, kernel and user frames (needs root or"
-          + " the sysctl kernel.perf_event_paranoid=-1); process: context-switch records of"
+      description = "system: sched_switch and wake-ups on every CPU, kernel and user frames (needs"
+          + " root or the sysctl kernel.perf_event_paranoid=-1); process: context-switch records of"
           + " CMD's own threads, user-space frames only, no root needed; auto (default): system"
           + " when permitted, else process.")
   String mode;

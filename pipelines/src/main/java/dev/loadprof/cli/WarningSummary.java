@@ -66,9 +66,10 @@ final class WarningSummary {
     }
     err.println("loadprof: info: " + Printable.escape(runs(sources)) + " recorded per process"
         + " (loadprof record's process mode): only the program's own threads, user-space time"
-        + " and frames, waits as runnable or 'unknown', no off-CPU stacks. For kernel time,"
-        + " sleeping and disk waits, other processes and off-CPU stacks, record as root"
-        + " (loadprof record --mode system); details in summary.json");
+        + " and frames, waits as runnable or 'unknown', no off-CPU stacks, no wake-ups (so the"
+        + " critical path stops at each wait instead of following it to the thread that ended"
+        + " it). For kernel time, sleeping and disk waits, other processes, off-CPU stacks and"
+        + " wakers, record as root (loadprof record --mode system); details in summary.json");
   }
 
   /** One run's name, or how many and the first few. */

@@ -12,8 +12,9 @@ import java.util.List;
  * sampling, which needs no privilege at the default paranoid level 2.
  */
 public enum RecordMode {
-  SYSTEM("system-wide: sched:sched_switch on every CPU; loads count the program's threads,"
-      + " other processes are seen preempting it, kernel and user frames"),
+  SYSTEM("system-wide: sched:sched_switch and the wake-ups (with the waker's stack) on every"
+      + " CPU; loads count the program's threads, other processes are seen preempting it,"
+      + " kernel and user frames"),
   PROCESS("per process: context-switch records of the program's own threads (no root needed);"
       + " loads count the program's threads; kernel frames are not seen (user-space sampling :u)");
 
@@ -73,15 +74,32 @@ public enum RecordMode {
     return null;
   }
 
+  /** The wake-up tracepoints a system-wide recording takes, each when the kernel has it. */
+  static final List<String> WAKE_EVENTS = List.of("sched_wakeup", "sched_waking");
+
+  /** True when the kernel has the tracepoint sched:NAME (tracefs or its debugfs mount). */
+  static boolean hasTracepoint(String name) {
+    return Files.exists(Path.of("/sys/kernel/tracing/events/sched", name))
+        || Files.exists(Path.of("/sys/kernel/debug/tracing/events/sched", name));
+  }
+
   /** perf record's arguments before "--": events, call graphs and the output file. */
   public List<String> perfRecordArgs(Path data, String freq) {
     List<String> a = new ArrayList<>(List.of("perf", "record", "-q", "-k", "mono", "-g"));
     String rate = freq == null ? "" : "/freq=" + freq + "/";
     if (this == SYSTEM) {
       a.addAll(List.of("-a", "-e", "cpu-clock" + rate, "-e", "sched:sched_switch"));
-      if (Files.exists(Path.of("/sys/kernel/tracing/events/sched/sched_wakeup"))
-          || Files.exists(Path.of("/sys/kernel/debug/tracing/events/sched/sched_wakeup"))) {
-        a.addAll(List.of("-e", "sched:sched_wakeup"));
+      // Wake-ups, with call chains (-g applies to every event). sched_wakeup names the CPU the
+      // woken thread will run on (a switch-in perf lost starts there). Its record's context is
+      // the waker's only when the wake-up is done on the waker's CPU: one queued to another CPU
+      // (ttwu_queue) is reported from whatever runs there, often swapper (2 of 224 wake-ups of
+      // stalls on the project's 2-vCPU VM). sched_waking fires in the waker's own context
+      // always, so its tid and stack are the waker's at the instant of the wake-up: the edge
+      // the critical path follows. Both are recorded when the kernel has them.
+      for (String wakeEvent : WAKE_EVENTS) {
+        if (hasTracepoint(wakeEvent)) {
+          a.addAll(List.of("-e", "sched:" + wakeEvent));
+        }
       }
     } else {
       // --sample-cpu gives samples and switch records a [cpu] column (allowed at paranoid 2),

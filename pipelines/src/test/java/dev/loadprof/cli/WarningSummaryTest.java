@@ -59,6 +59,9 @@ class WarningSummaryTest {
     assertEquals(3, lines.size(), err);
     assertTrue(lines.get(0).startsWith("loadprof: info: p.data recorded per process"), err);
     assertTrue(lines.get(0).contains("record as root (loadprof record --mode system)"), err);
+    // no sched_wakeup per process: the critical path cannot cross a wait to its waker
+    assertTrue(lines.get(0).contains("no wake-ups (so the critical path stops at each wait"),
+        err);
     assertEquals("loadprof: 1 warning (figures may be off; details in summary.json):",
         lines.get(1));
     assertEquals("  " + lost, lines.get(2));

@@ -30,9 +30,9 @@ class RecordModeTest {
     return events;
   }
 
-  private static boolean kernelHasWakeupTracepoint() {
-    return Files.exists(Path.of("/sys/kernel/tracing/events/sched/sched_wakeup"))
-        || Files.exists(Path.of("/sys/kernel/debug/tracing/events/sched/sched_wakeup"));
+  private static boolean kernelHas(String tracepoint) {
+    return Files.exists(Path.of("/sys/kernel/tracing/events/sched/" + tracepoint))
+        || Files.exists(Path.of("/sys/kernel/debug/tracing/events/sched/" + tracepoint));
   }
 
   @Test
@@ -44,7 +44,11 @@ class RecordModeTest {
     assertTrue(a.containsAll(List.of("-k", "mono")), a.toString());
     List<String> events = events(a);
     assertTrue(events.contains("sched:sched_switch"), a.toString()); // prev_state, stacks
-    assertEquals(kernelHasWakeupTracepoint(), events.contains("sched:sched_wakeup"),
+    // The wake-ups with call chains (the one -g covers them): sched_wakeup for the CPU the
+    // woken thread runs on, sched_waking for the waker, whose context it always fires in.
+    assertEquals(kernelHas("sched_wakeup"), events.contains("sched:sched_wakeup"),
+        a.toString());
+    assertEquals(kernelHas("sched_waking"), events.contains("sched:sched_waking"),
         a.toString());
     assertEquals("cpu-clock", events.get(0));
     assertFalse(a.contains("-F") || a.contains("-c"), a.toString());
@@ -67,7 +71,7 @@ class RecordModeTest {
     assertTrue(a.contains("--switch-events"), a.toString()); // OUT / OUT preempt per thread
     assertTrue(a.contains("--sample-cpu"), a.toString());
     assertTrue(a.contains("-g"), a.toString());
-    assertEquals(List.of("cpu-clock:u"), events(a)); // no tracepoint: none is allowed
+    assertEquals(List.of("cpu-clock:u"), events(a)); // no tracepoint (no wake-ups): not allowed
     assertFalse(a.contains("-a"), a.toString());
     assertFalse(a.contains("-F") || a.contains("-c"), a.toString());
   }
