@@ -141,7 +141,7 @@ public final class CriticalPaths {
   private static List<CriticalPath.WhatIf> whatIfs(ExecutionGraph g, PathSamples samples,
       PathProfile profile, long span, List<WhatIfRequest> requests) {
     List<CriticalPath.WhatIf> out = new ArrayList<>();
-    for (String f : profile.whatIfCandidates(WHAT_IF_FUNCTIONS)) {
+    for (String f : profile.whatIfCandidates(WHAT_IF_FUNCTIONS, span)) {
       double[] share = samples.shareOf(f::equals);
       for (int percent : WHAT_IF_PERCENTS) {
         out.add(predict(g, share, f, percent, span));

@@ -90,6 +90,9 @@ final class PathProfile {
     return byName;
   }
 
+  /** The least share of the path a function needs to be predicted for unasked. */
+  static final double MIN_CANDIDATE_SHARE = 0.01;
+
   List<FunctionOnPath> topFunctions(int n, long pathNs) {
     List<FunctionOnPath> out = new ArrayList<>();
     functions().forEach((name, v) -> out.add(new FunctionOnPath(name, v[0],
@@ -101,9 +104,12 @@ final class PathProfile {
 
   /**
    * The functions to predict for: the most time on the path among the program's own functions
-   * (not the kernel's, the C library's, or the frames every thread starts from).
+   * (not the kernel's, the C library's, or the frames every thread starts from), each with at
+   * least {@link #MIN_CANDIDATE_SHARE} of the path: below it a prediction is noise, and a
+   * function that frame-pointer stacks rarely show (the caller of a leaf function) would read
+   * as "gains nothing".
    */
-  List<String> whatIfCandidates(int n) {
+  List<String> whatIfCandidates(int n, long pathNs) {
     Set<String> program = new HashSet<>();
     for (Long key : onCpu.keySet()) {
       if ((int) (long) key == -1) {
@@ -116,7 +122,8 @@ final class PathProfile {
       }
     }
     List<Map.Entry<String, long[]>> rows = new ArrayList<>();
-    functions().entrySet().stream().filter(e -> program.contains(e.getKey())).forEach(rows::add);
+    functions().entrySet().stream().filter(e -> program.contains(e.getKey()))
+        .filter(e -> e.getValue()[0] >= MIN_CANDIDATE_SHARE * pathNs).forEach(rows::add);
     rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> -e.getValue()[0])
         .thenComparing(Map.Entry::getKey));
     List<String> out = new ArrayList<>();

@@ -153,4 +153,23 @@ class CriticalPathsTest {
     assertEquals(a.threads(), b.threads());
     assertEquals(a.stacks(), b.stacks());
   }
+
+  /**
+   * Unasked what-ifs are for functions with at least 1 % of the path: fork-join's "join" (0.5 of
+   * 60 ms) would print a meaningless "gains nothing"; work_b and serial are predicted.
+   */
+  @org.junit.jupiter.api.Test
+  void functionsWithLittleOfThePathGetNoUnaskedWhatIf() {
+    CriticalPath p = new ProgramMarks().run(100, 0, 10, "serial", "main").fork(101, 10, 100)
+        .fork(102, 10, 100).out(100, 10, 'S', "futex_wait")
+        .run(101, 10, 30, "work_a", "worker").out(101, 30, 'X', null)
+        .run(102, 10, 50, "work_b", "worker").out(102, 50, 'X', null)
+        .wake(100, 30, PID, 101).run(100, 30, 30.5, "join", "main")
+        .out(100, 30.5, 'S', "futex_wait").wake(100, 50, PID, 102)
+        .run(100, 50, 60, "serial", "main").path(List.of());
+    List<String> predicted = p.whatIfs().stream().map(CriticalPath.WhatIf::function).distinct()
+        .toList();
+    assertTrue(predicted.contains("work_b") && predicted.contains("serial"), predicted::toString);
+    assertTrue(!predicted.contains("join"), predicted::toString);
+  }
 }
