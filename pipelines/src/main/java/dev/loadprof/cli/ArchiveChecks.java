@@ -1,27 +1,19 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.ArchiveConversions;
-import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.NightIndex;
+import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.ArchiveFiles;
 import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.beam.ArchiveListing;
-import dev.loadprof.archive.RunSelection;
-import dev.loadprof.schemas.BlockFileRecord;
-import dev.loadprof.schemas.EventBlockRecord;
+import dev.loadprof.archive.beam.RunChecks;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.Channels;
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.file.DataFileStream;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.io.fs.ResourceId;
-import java.io.PrintStream;
 
 /**
  * Archives given to analyze, checked before the job starts, so that a damaged file is a
@@ -47,50 +39,36 @@ final class ArchiveChecks {
       Long windowNs, PrintStream err) throws UsageException {
     Map<String, String> runs = new LinkedHashMap<>();
     for (String archive : archives) {
-      checkFormat(archive);
-      List<ArchiveListing.ManifestRef> manifests;
+      int version = checkFormat(archive);
+      ArchiveListing.Listing listing;
       try {
-        ArchiveListing.Listing listing = ArchiveListing.listChecked(archive, selection);
+        listing = ArchiveListing.listChecked(archive, version, selection);
         listing.warnings().forEach(w -> err.println("loadprof: " + w));
-        manifests = listing.refs();
       } catch (IOException e) {
         throw new UsageException("cannot read archive " + archive + ": " + e.getMessage());
       } catch (IllegalArgumentException | ArchiveCorruptException e) {
         throw new UsageException(e.getMessage());
       }
-      sayOnceIfUnchecked(archive, err);
+      sayOnceIfUnchecked(archive, version, err);
+      sayOnceIfUnindexed(archive, listing, err);
       int selected = 0;
-      for (ArchiveListing.ManifestRef ref : manifests) {
+      for (ArchiveListing.ManifestRef ref : listing.refs()) {
+        String runId;
         try {
-          ResourceId file = FileSystems.matchNewResource(ref.path(), false);
-          if (!ArchiveLayout.exists(file)) {
-            continue; // an index entry of a job that never committed
-          }
-          RunManifestRecord manifest = ArchiveFiles.readManifest(file);
-          if (!ref.accepts(manifest)) {
-            continue; // a stale index entry
-          }
-          try {
-            ArchiveConversions.fromManifest(manifest);
-          } catch (IllegalArgumentException e) {
-            throw new ArchiveCorruptException(ref.path(), e.getMessage(), e);
-          }
-          checkParsedAsRequested(manifest, ref.path(), event, windowNs);
-          for (BlockFileRecord f : manifest.getBlockFiles()) {
-            ResourceId blockFile = ArchiveLayout.resolve(archive, f.getPath());
-            ArchiveFiles.checkSize(blockFile, f.getSizeBytes());
-            checkFirstBlock(blockFile, BlockFileRef.of(blockFile.toString(), f.getSizeBytes(),
-                manifest, ref.path()));
-          }
-          String previous = runs.put(manifest.getRunId(), ref.path());
-          if (previous != null) {
-            throw new UsageException("two archives hold the run id '" + manifest.getRunId()
-                + "': " + previous + " and " + ref.path() + "; give only one");
-          }
-          selected++;
+          runId = ref.indexed() != null ? indexed(ref, event, windowNs)
+              : checkedHere(archive, ref, event, windowNs);
         } catch (ArchiveCorruptException e) {
           throw new UsageException(e.getMessage());
         }
+        if (runId == null) {
+          continue;
+        }
+        String previous = runs.put(runId, ref.path());
+        if (previous != null) {
+          throw new UsageException("two archives hold the run id '" + runId
+              + "': " + previous + " and " + ref.path() + "; give only one");
+        }
+        selected++;
       }
       if (selected == 0) {
         throw new UsageException(selection.isAll()
@@ -103,14 +81,49 @@ final class ArchiveChecks {
     return runs;
   }
 
-  /** Archives written before checksums still read; said once per archive. */
-  private static void sayOnceIfUnchecked(String archive, PrintStream err) {
-    int version;
-    try {
-      version = ArchiveLayout.formatVersion(archive);
-    } catch (IOException e) {
-      return; // checkFormat said it
+  /**
+   * A run its night index lists: checked against the request from the index alone; its own
+   * files are checked in the job's workers (RunChecks), with the same messages.
+   */
+  private static String indexed(ArchiveListing.ManifestRef ref, String event, Long windowNs)
+      throws UsageException {
+    NightIndex.Run line = ref.indexed();
+    checkParsedAsRequested(line.runId(), line.samplingEvent(), line.windowNs(), ref.path(),
+        event, windowNs);
+    return line.runId();
+  }
+
+  /** A run no night index lists, checked here as before night indexes: its id, or null. */
+  private static String checkedHere(String archive, ArchiveListing.ManifestRef ref,
+      String event, Long windowNs) throws UsageException {
+    RunManifestRecord manifest = RunChecks.manifest(archive, ref);
+    if (manifest == null) {
+      return null; // an index entry of a job that never committed, or a stale one
     }
+    RunChecks.converts(ref.path(), manifest);
+    checkParsedAsRequested(manifest.getRunId(), manifest.getSamplingEvent(),
+        manifest.getWindowNs(), ref.path(), event, windowNs);
+    RunChecks.checkBlockFiles(archive, ref.path(), manifest);
+    return manifest.getRunId();
+  }
+
+  /**
+   * Runs no night index lists are checked one by one from here, several requests each: said
+   * once per archive, with how to have them indexed.
+   */
+  private static void sayOnceIfUnindexed(String archive, ArchiveListing.Listing listing,
+      PrintStream err) {
+    if (listing.unindexed() > 0) {
+      err.println("loadprof: " + listing.unindexed() + " of " + listing.refs().size()
+          + " selected runs of " + archive + " are in no night index (archived by an older"
+          + " loadprof, or by a job that did not finish): they are checked one by one before"
+          + " the job; archiving their traces again (loadprof archive --out " + archive
+          + " TRACE...) indexes them");
+    }
+  }
+
+  /** Archives written before checksums still read; said once per archive. */
+  private static void sayOnceIfUnchecked(String archive, int version, PrintStream err) {
     if (version < ArchiveFiles.FIRST_CHECKSUMMED_FORMAT) {
       err.println("loadprof: " + archive + " is an archive of format " + version + ", written"
           + " before archives had checksums: damage to the manifests and index entries of its"
@@ -119,51 +132,17 @@ final class ArchiveChecks {
     }
   }
 
-  private static void checkParsedAsRequested(RunManifestRecord manifest, String file,
-      String event, Long windowNs) throws UsageException {
-    if (event != null && !event.equals(manifest.getSamplingEvent())) {
-      throw new UsageException(file + ": run " + manifest.getRunId() + " was archived with the"
-          + " sampling event " + manifest.getSamplingEvent() + ", not " + event
+  private static void checkParsedAsRequested(String runId, String samplingEvent,
+      long archivedWindowNs, String file, String event, Long windowNs) throws UsageException {
+    if (event != null && !event.equals(samplingEvent)) {
+      throw new UsageException(file + ": run " + runId + " was archived with the"
+          + " sampling event " + samplingEvent + ", not " + event
           + "; archive it again with --event " + event);
     }
-    if (windowNs != null && windowNs != manifest.getWindowNs()) {
-      throw new UsageException(file + ": run " + manifest.getRunId() + " was archived with"
-          + " --window " + manifest.getWindowNs() / 1_000_000 + "ms; archive it again with"
+    if (windowNs != null && windowNs != archivedWindowNs) {
+      throw new UsageException(file + ": run " + runId + " was archived with"
+          + " --window " + archivedWindowNs / 1_000_000 + "ms; archive it again with"
           + " this --window, or leave --window out");
-    }
-  }
-
-  /**
-   * Fails unless the file starts with an Avro header whose schema is EventBlockRecord, and its
-   * first block is of the run its manifest describes (the job checks every block).
-   */
-  private static void checkFirstBlock(ResourceId file, BlockFileRef ref) {
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
-        DataFileStream<Object> avro = new DataFileStream<>(in, new GenericDatumReader<>())) {
-      String schema = avro.getSchema().getFullName();
-      if (!schema.equals(EventBlockRecord.getClassSchema().getFullName())) {
-        throw new ArchiveCorruptException(file.toString(), "holds " + schema
-            + " records, not event blocks", null);
-      }
-    } catch (IOException | RuntimeException e) {
-      if (e instanceof ArchiveCorruptException a) {
-        throw a;
-      }
-      throw new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
-          + e + ")", e);
-    }
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
-        DataFileStream<EventBlockRecord> blocks =
-            new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
-      if (blocks.hasNext()) {
-        ArchiveFiles.checkAgainstManifest(ref, blocks.next());
-      }
-    } catch (IOException | RuntimeException e) {
-      if (e instanceof ArchiveCorruptException a) {
-        throw a;
-      }
-      throw new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
-          + e + ")", e);
     }
   }
 
@@ -171,7 +150,7 @@ final class ArchiveChecks {
    * Fails when the archive's marker states a format this loadprof does not know: its layout
    * and records may mean something else, so nothing of it is read.
    */
-  static void checkFormat(String archive) throws UsageException {
+  static int checkFormat(String archive) throws UsageException {
     int version;
     try {
       version = ArchiveLayout.formatVersion(archive);
@@ -186,5 +165,6 @@ final class ArchiveChecks {
           + ArchiveConversions.OLDEST_READABLE_FORMAT + " to " + ArchiveConversions.FORMAT_VERSION
           + "); read it with the loadprof that wrote it, or archive the traces again");
     }
+    return version;
   }
 }

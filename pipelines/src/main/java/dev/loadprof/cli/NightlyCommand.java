@@ -5,6 +5,7 @@ import dev.loadprof.compare.NightlyJob;
 import dev.loadprof.compare.NightlyJson;
 import dev.loadprof.compare.NightlySettings;
 import dev.loadprof.pipelines.AnalyzeSettings;
+import dev.loadprof.pipelines.LocalAnalysis;
 import java.io.PrintStream;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -47,6 +48,22 @@ final class NightlyCommand implements JobCommand {
           + " the last change point (default 7).")
   Integer history;
 
+  /** How many archived runs' figures were read from the archive, how many computed. */
+  private static void sayStoredFigures(JobPlacement place, Inputs.Resolved in, PrintStream err) {
+    if (in.archives().isEmpty()) {
+      return;
+    }
+    if (place.inThisJvm(in.traces(), in.archives())) {
+      String note = LocalAnalysis.figuresNote();
+      if (!note.isEmpty()) {
+        err.println("loadprof: " + note);
+      }
+    } else {
+      err.println("loadprof: the archived runs' figures were all computed from their blocks"
+          + " (a job on Beam neither reads nor stores them; a nightly in this JVM does)");
+    }
+  }
+
   @Override
   public int run(List<String> pipelineArgs, PrintStream out, PrintStream err)
       throws UsageException {
@@ -66,6 +83,7 @@ final class NightlyCommand implements JobCommand {
     try (OutputClaim claim = OutputClaim.take(outDir, err)) {
       place.run(in.traces(), in.archives(), analysis.writingTo(claim.staging()),
           new NightlyJob(settings), progress, err);
+      sayStoredFigures(place, in, err);
       return JobOutcome.judged(claim, NightlyJson.FILE_NAME, OUTPUTS, out, err);
     }
   }

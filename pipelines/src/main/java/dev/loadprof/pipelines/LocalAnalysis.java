@@ -38,11 +38,22 @@ import java.util.function.Consumer;
 public final class LocalAnalysis {
   /** Jobs started here in this JVM: tests tell by it where a command ran its job. */
   private static final AtomicLong JOBS = new AtomicLong();
+  /** What the last job on this thread said of its runs' stored figures ("" for none). */
+  private static final ThreadLocal<String> FIGURES_NOTE = ThreadLocal.withInitial(() -> "");
 
   private LocalAnalysis() {}
 
   static long jobsStarted() {
     return JOBS.get();
+  }
+
+  /**
+   * How many archived runs' figures the last job run on this thread read from the archive and
+   * how many it computed from their blocks, as one line; "" when it stored none (not nightly,
+   * no archive, or filters that change the figures).
+   */
+  public static String figuresNote() {
+    return FIGURES_NOTE.get();
   }
 
   /**
@@ -63,6 +74,7 @@ public final class LocalAnalysis {
   public static long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer) throws IOException {
     JOBS.incrementAndGet();
+    FIGURES_NOTE.set("");
     SampleSelection selection = AnalyzePipeline.samples(settings);
     Filters filters = AnalyzePipeline.filters(settings, selection);
     Map<String, RunInfo> runs = new LinkedHashMap<>();
@@ -71,7 +83,7 @@ public final class LocalAnalysis {
     } else {
       Analysis analysis;
       try (WindowJoiner joiner = new WindowJoiner(selection)) {
-        readAll(traces, archives, settings, joiner, runs, info -> { });
+        readAll(traces, archives, settings, joiner, runs, info -> { }, null);
         JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
         Map<String, ProcessAccumulator> processes = joiner.processes();
         JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
@@ -88,14 +100,23 @@ public final class LocalAnalysis {
       AnalyzeSettings settings, SampleSelection selection, Filters filters,
       RunByRunWriter<K> writer, Map<String, RunInfo> runs) throws IOException {
     List<K> kept = Collections.synchronizedList(new ArrayList<>());
+    StoredKept<K> stored = StoredKept.of(writer, settings, kept);
     try (WindowJoiner joiner = new WindowJoiner(selection)) {
       // Assembled on the joining thread while the next run is read.
       readAll(traces, archives, settings, joiner, runs, info -> joiner.whenJoined(info.runId,
-          (accs, health) -> kept.add(writer.keep(
-              AnalysisAssembler.assemble(List.of(info), health, accs, filters)))));
+          (accs, health) -> {
+            K k = writer.keep(AnalysisAssembler.assemble(List.of(info), health, accs, filters));
+            kept.add(k);
+            if (stored != null) {
+              stored.computed(info.runId, k);
+            }
+          }), stored);
       JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
       joiner.processes(); // every run joined and kept
       JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
+    }
+    if (stored != null) {
+      FIGURES_NOTE.set(stored.note());
     }
     // Nothing of the whole analysis is left to hand on: the writer writes what it kept.
     WriteReports.writeAtomically(null, settings.out(),
@@ -127,7 +148,7 @@ public final class LocalAnalysis {
   /** Reads every run, one after the other; {@code read} is told of each once it is read. */
   private static void readAll(List<String> traces, List<String> archives,
       AnalyzeSettings settings, WindowJoiner joiner, Map<String, RunInfo> runs,
-      Consumer<RunInfo> read) throws IOException {
+      Consumer<RunInfo> read, StoredKept<?> stored) throws IOException {
     ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
         .withRuns(TraceRuns.of(traces));
     Exception firstDamage = null;
@@ -159,6 +180,9 @@ public final class LocalAnalysis {
     for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
         RunSelection.parse(settings.nights(), settings.hosts()))) {
       runs.put(run.info().runId, run.info());
+      if (stored != null && stored.taken(run)) {
+        continue; // its figures are stored: its blocks are not read
+      }
       WindowJoiner.Trace windows = joiner.trace();
       ReadArchive.readBlocksLocally(run, block -> {
         JobProgress.expect(JobProgress.Stage.JOINING, 1);

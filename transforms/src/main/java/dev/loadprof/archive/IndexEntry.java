@@ -40,23 +40,34 @@ public record IndexEntry(String runId, String jobId, String night, String host, 
     if (bytes.length == 0) {
       return null;
     }
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    int sha = text.lastIndexOf("\n" + SHA);
-    if (!text.startsWith(HEADER + "\n") || sha < 0 || !text.endsWith("\n")) {
-      throw new IllegalArgumentException("not an index entry of this loadprof (damaged, or"
-          + " written by another version)");
-    }
-    String body = text.substring(0, sha + 1);
-    String stated = text.substring(sha + 1 + SHA.length(), text.length() - 1);
-    if (!stated.equals(sha256Hex(body.getBytes(StandardCharsets.UTF_8)))) {
-      throw new IllegalArgumentException("checksum mismatch: the index entry is damaged");
-    }
+    String body = checkedBody(bytes, HEADER, "an index entry", "the index entry");
     String[] lines = body.split("\n", -1);
     if (lines.length != 7) {
       throw new IllegalArgumentException("index entry of " + (lines.length - 2) + " fields");
     }
     return new IndexEntry(field(lines[1], "run"), field(lines[2], "job"),
         field(lines[3], "night"), field(lines[4], "host"), field(lines[5], "source"));
+  }
+
+  /**
+   * The lines of an index file above its "sha256 HEX" line, once that checksum is checked.
+   *
+   * @param header the file's first line
+   * @throws IllegalArgumentException saying what is wrong, naming the file as {@code what}
+   */
+  static String checkedBody(byte[] bytes, String header, String kind, String what) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    int sha = text.lastIndexOf("\n" + SHA);
+    if (!text.startsWith(header + "\n") || sha < 0 || !text.endsWith("\n")) {
+      throw new IllegalArgumentException("not " + kind + " of this loadprof (damaged, or"
+          + " written by another version)");
+    }
+    String body = text.substring(0, sha + 1);
+    String stated = text.substring(sha + 1 + SHA.length(), text.length() - 1);
+    if (!stated.equals(sha256Hex(body.getBytes(StandardCharsets.UTF_8)))) {
+      throw new IllegalArgumentException("checksum mismatch: " + what + " is damaged");
+    }
+    return body;
   }
 
   /** Null when the entry is what its name says, else what differs. */

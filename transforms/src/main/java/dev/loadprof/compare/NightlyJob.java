@@ -25,7 +25,30 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
    * One run's function figures per process ({@link RunMetrics#functionsOf}, by {@link
    * #processKey}) and its analysis without stacks.
    */
-  public record Kept(Map<String, Map<String, double[]>> functions, RunAnalyses.Part run) {}
+  public record Kept(Map<String, Map<String, double[]>> functions, RunAnalyses.Part run)
+      implements java.io.Serializable {}
+
+  /**
+   * What {@link #keep} computes, stored beside archived runs: raise the number when the
+   * figures of the same blocks change (a fix in loading, joining, thread states or here).
+   */
+  public static final String KEPT_VERSION = "nightly-1";
+
+  @Override
+  public String storedKeptVersion() {
+    return KEPT_VERSION;
+  }
+
+  @Override
+  public Kept asReadToday(Kept stored, dev.loadprof.model.RunInfo read) {
+    for (dev.loadprof.model.RunInfo r : RunAnalyses.runsOf(stored.run())) {
+      if (r.runId.equals(read.runId)) {
+        r.night = read.night;
+        r.nightDoubt = read.nightDoubt;
+      }
+    }
+    return stored;
+  }
 
   @Override
   public void write(Analysis analysis, Function<String, OutputStream> open) throws IOException {

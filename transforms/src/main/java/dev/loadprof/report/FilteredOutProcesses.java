@@ -11,11 +11,14 @@ import java.util.TreeSet;
  * The processes that the --pid/--comm filters left out, so that a filter matching nothing says
  * what it asked for and which processes there are, instead of a bare "No process samples found".
  */
-final class FilteredOutProcesses {
+final class FilteredOutProcesses implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** How many of the biggest left-out processes the note lists. */
   static final int LISTED = 5;
 
-  private record Left(String runId, int pid, String name, long samples) {}
+  private record Left(String runId, int pid, String name, long samples)
+      implements java.io.Serializable {}
 
   private final List<Left> left = new ArrayList<>();
 

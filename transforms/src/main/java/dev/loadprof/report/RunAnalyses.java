@@ -24,7 +24,8 @@ public final class RunAnalyses {
    * timeline's buckets with their functions, the thread-state lanes, the wait and load-0 stacks
    * of the thread states), which are most of a process's memory.
    */
-  public static final class Part {
+  public static final class Part implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     final List<RunInfo> runs;
     final List<ProcessLoad> processes;
     final FilteredOutProcesses filteredOut;
@@ -42,6 +43,11 @@ public final class RunAnalyses {
         }
       }
     }
+  }
+
+  /** The runs of a part, as assembled (their health with the join's counters added). */
+  public static List<RunInfo> runsOf(Part part) {
+    return part.runs;
   }
 
   /**

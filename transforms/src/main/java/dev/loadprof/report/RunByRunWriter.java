@@ -25,4 +25,23 @@ public interface RunByRunWriter<K> extends AnalysisWriter {
    */
   void writeKept(List<K> kept, Filters filters, Function<String, OutputStream> open)
       throws IOException;
+
+  /**
+   * The name and version of what {@link #keep} computes, when it may be stored beside an
+   * archived run and read back by later jobs instead of the run's blocks ("" when it is not):
+   * the version is raised whenever a change makes keep() give other figures for the same
+   * blocks, so that stored parts of older versions are computed again.
+   */
+  default String storedKeptVersion() {
+    return "";
+  }
+
+  /**
+   * A stored part made current for {@code read}, the run as read today from its manifest:
+   * what is decided on the day a job runs (the run's night, and whether it is in doubt) is
+   * taken from it.
+   */
+  default K asReadToday(K stored, dev.loadprof.model.RunInfo read) {
+    return stored;
+  }
 }

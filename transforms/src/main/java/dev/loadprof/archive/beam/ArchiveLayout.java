@@ -61,6 +61,16 @@ public final class ArchiveLayout {
     return resolve(archive, indexPath(night, hostPartition) + runId + JOB_SEPARATOR + jobId);
   }
 
+  /**
+   * The night index a job wrote of its runs under one night and host ({@link
+   * dev.loadprof.archive.NightIndex}).
+   */
+  public static ResourceId nightIndex(String archive, String night, String hostPartition,
+      String jobId) {
+    return resolve(archive, indexPath(night, hostPartition)
+        + dev.loadprof.archive.NightIndex.NAME_PREFIX + jobId);
+  }
+
   /** "index/night=N/host=H/", relative to the archive; "*" stands for any night or host. */
   public static String indexPath(String night, String hostPartition) {
     return INDEX_DIR + "/night=" + night + "/host=" + hostPartition + "/";
@@ -143,6 +153,7 @@ public final class ArchiveLayout {
   public static boolean isArchiveEntry(String name) {
     return name.equals(MARKER_FILE) || name.equals(RUNS_DIR) || name.equals(BLOCKS_DIR)
         || name.equals(INDEX_DIR) || name.equals(STAGING_DIR)
+        || name.equals(RunFigures.FIGURES_DIR)
         || name.startsWith("." + MARKER_FILE + "."); // a marker being created
   }
 

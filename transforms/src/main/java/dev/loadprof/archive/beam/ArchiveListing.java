@@ -2,6 +2,7 @@ package dev.loadprof.archive.beam;
 
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.IndexEntry;
+import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
@@ -30,17 +31,41 @@ public final class ArchiveListing {
   private ArchiveListing() {}
 
   /**
-   * A manifest to read, and the job whose index entry led to it ("" when it was listed from
-   * runs/ directly). An entry of another job than the manifest's is stale and not read.
+   * A manifest to read, the job whose index entry led to it ("" when it was listed from runs/
+   * directly), and the run as a night index lists it (null when none does: then the client
+   * checks the run itself, as before night indexes). An entry of another job than the
+   * manifest's is stale and not read.
    */
-  public record ManifestRef(String path, String indexedJobId) implements Serializable {
+  public record ManifestRef(String path, String indexedJobId, NightIndex.Run indexed,
+      IndexEntryRef entry) implements Serializable {
+    public ManifestRef(String path, String indexedJobId) {
+      this(path, indexedJobId, null, null);
+    }
+
+    /**
+     * The index entry that selected the run, not read yet: read by the job's workers ({@link
+     * RunChecks}), as the client read it before night indexes; null when none is to be read.
+     */
+    public void checkEntry(String archive) {
+      if (entry != null) {
+        entry.check(archive);
+      }
+    }
+
     public boolean accepts(RunManifestRecord manifest) {
       return indexedJobId.isEmpty() || indexedJobId.equals(manifest.getJobId());
     }
   }
 
-  /** The manifests to read, and what to tell the user about the archive's index. */
-  public record Listing(List<ManifestRef> refs, List<String> warnings) {}
+  /**
+   * The manifests to read, what to tell the user about the archive's index, and how many of
+   * the runs no night index lists.
+   */
+  public record Listing(List<ManifestRef> refs, List<String> warnings, int unindexed) {
+    Listing(List<ManifestRef> refs, List<String> warnings) {
+      this(refs, warnings, (int) refs.stream().filter(r -> r.indexed() == null).count());
+    }
+  }
 
   /**
    * @throws IllegalArgumentException with a message for the user when the archive is of a format
@@ -55,7 +80,19 @@ public final class ArchiveListing {
 
   /** {@link #list}, with warnings of runs missing from the index. */
   public static Listing listChecked(String archive, RunSelection selection) throws IOException {
-    int version = ArchiveLayout.formatVersion(archive);
+    return listChecked(archive, ArchiveLayout.formatVersion(archive), selection);
+  }
+
+  /**
+   * The same for an archive whose marker states {@code version}. The index is listed for the
+   * selected nights only (every night when none is selected), names only; the night indexes
+   * among them of the selected partitions are read, and the index entries of runs they list
+   * are not: a night of many runs costs a listing and one object per host and job. Entries no
+   * night index covers (archives written before them, or a job killed before writing one) are
+   * read one by one, as before.
+   */
+  public static Listing listChecked(String archive, int version, RunSelection selection)
+      throws IOException {
     if (!selection.isAll() && version < 2) {
       throw new IllegalArgumentException(archive + " is an archive of format " + version
           + ", which has no night/host partitions; analyze it whole (without --nights and"
@@ -66,9 +103,21 @@ public final class ArchiveListing {
     // its manifest listed below, even while another job commits runs.
     String root = ArchiveLayout.resolve(archive, ArchiveLayout.INDEX_DIR + "/x").toString();
     root = root.substring(0, root.length() - 1); // ".../index/"
-    // One '*' per level: Hadoop's glob has no '**'.
-    List<MatchResult.Metadata> entries = version < 2 ? List.of()
-        : match(root + "night=*/host=*/*");
+    List<MatchResult.Metadata> entries = new ArrayList<>();
+    boolean wholeIndex = selection.nights().isEmpty();
+    if (version >= 2) {
+      // One '*' per level: Hadoop's glob has no '**'.
+      for (String night : wholeIndex ? List.of("*") : selection.nights()) {
+        entries.addAll(match(root + "night=" + night + "/host=*/*"));
+      }
+      if (!wholeIndex && (version < 3 || entries.stream().noneMatch(m -> m.resourceId().getFilename()
+          .startsWith(NightIndex.NAME_PREFIX)))) {
+        // No night index (an archive written before them): the whole index, as then, so that
+        // a run whose entry is missing is still found.
+        entries = match(root + "night=*/host=*/*");
+        wholeIndex = true;
+      }
+    }
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
     for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive))) {
       String name = m.resourceId().getFilename();
@@ -81,16 +130,24 @@ public final class ArchiveListing {
       manifests.values().forEach(p -> refs.add(new ManifestRef(p, "")));
       return new Listing(refs, warnings);
     }
+    // Night indexes are written from format 3 on (format 2's entries were empty).
+    Map<String, NightIndex.Run> lines = version < 3 ? Map.of()
+        : nightIndexLines(archive, root, entries, selection);
+    Map<String, NightIndex.Run> linesOfEntries = new TreeMap<>(); // run id -> its entry's line
     Set<String> indexed = new TreeSet<>();
     for (MatchResult.Metadata m : entries) {
       String path = m.resourceId().toString();
       Entry e = Entry.of(path.substring(root.length()));
       if (e == null) {
-        continue; // not an index entry
+        continue; // not an index entry (a night index, read above)
       }
       indexed.add(e.runId);
       String manifest = manifests.get(e.runId);
       boolean selected = !selection.isAll() && selection.matches(e.night, e.host);
+      NightIndex.Run line = lines.get(e.runId + ArchiveLayout.JOB_SEPARATOR + e.jobId);
+      if (line != null) {
+        linesOfEntries.merge(e.runId, line, (a, b) -> null); // two entries: read the manifest
+      }
       if (manifest == null) {
         // An entry is written after its manifest, and manifests are never deleted; empty
         // entries of format 2 were written before it, by jobs that may have failed.
@@ -106,23 +163,33 @@ public final class ArchiveListing {
       if (!selected) {
         continue;
       }
-      if (m.sizeBytes() == 0 && version >= 3) {
-        throw ArchiveCorruptException.ofRun(archive, e.runId, null, path,
-            "the index entry is empty (damaged)", null);
+      IndexEntryRef entry = new IndexEntryRef(path, m.sizeBytes(), version, e);
+      if (line != null) {
+        // The night index says all the client needs; the entry is read by the job's workers.
+        refs.add(new ManifestRef(manifest, e.jobId, line, entry));
+        continue;
       }
-      if (m.sizeBytes() > 0) {
-        read(archive, path, e);
-      }
+      entry.check(archive);
       refs.add(new ManifestRef(manifest, e.jobId));
     }
+    // Runs without an index entry: every run of runs/ when every night's entries were listed;
+    // else (a night index read instead of the whole index) the runs a night index lists.
+    Set<String> linedOnly = new TreeSet<>();
+    lines.values().forEach(r -> linedOnly.add(r.runId()));
+    linedOnly.removeAll(indexed);
     for (Map.Entry<String, String> run : manifests.entrySet()) {
-      if (indexed.contains(run.getKey())) {
+      if (indexed.contains(run.getKey())
+          || !wholeIndex && !linedOnly.contains(run.getKey())) {
         continue;
       }
       RunManifestRecord m = ArchiveFiles.readManifest(
           FileSystems.matchNewResource(run.getValue(), false));
       String night = m.getNight();
       String host = RunSelection.hostPartition(m.getHost());
+      if (!wholeIndex && !lines.containsKey(run.getKey() + ArchiveLayout.JOB_SEPARATOR
+          + m.getJobId())) {
+        continue; // a night index's line of a run replaced since: its entry is elsewhere
+      }
       warnings.add("run " + run.getKey() + " of " + archive + " (night " + night + ", host "
           + host + ") has no index entry, so --nights and --hosts could not find it; it is"
           + (selection.isAll() || selection.matches(night, host) ? " read all the same"
@@ -134,13 +201,59 @@ public final class ArchiveListing {
       }
     }
     if (selection.isAll()) {
-      manifests.values().forEach(p -> refs.add(new ManifestRef(p, "")));
+      manifests.forEach((runId, p) -> {
+        NightIndex.Run line = linesOfEntries.get(runId);
+        refs.add(new ManifestRef(p, "", line, null));
+      });
     }
     return new Listing(refs, warnings);
   }
 
+  /**
+   * The runs the night indexes of the selected partitions list, by "RUN_ID@JOB" (the job of
+   * the manifest the line was written from).
+   */
+  private static Map<String, NightIndex.Run> nightIndexLines(String archive, String root,
+      List<MatchResult.Metadata> entries, RunSelection selection) {
+    Map<String, NightIndex.Run> lines = new TreeMap<>();
+    for (MatchResult.Metadata m : entries) {
+      String path = m.resourceId().toString();
+      String[] parts = path.substring(root.length()).split("/");
+      if (parts.length != 3 || !parts[2].startsWith(NightIndex.NAME_PREFIX)
+          || !parts[0].startsWith("night=") || !parts[1].startsWith("host=")) {
+        continue;
+      }
+      String night = parts[0].substring(6);
+      String host = parts[1].substring(5);
+      if (!selection.isAll() && !selection.matches(night, host)) {
+        continue;
+      }
+      NightIndex index = NightIndexes.read(path, night, host,
+          parts[2].substring(NightIndex.NAME_PREFIX.length()));
+      for (NightIndex.Run r : index.runs()) {
+        lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(), r);
+      }
+    }
+    return lines;
+  }
+
+  /** An index entry of a selected run: its path and size as listed, and what its name says. */
+  record IndexEntryRef(String path, long sizeBytes, int version, Entry name)
+      implements Serializable {
+    /** Reads and checks the entry (an empty one is damage from format 3 on). */
+    void check(String archive) {
+      if (sizeBytes == 0 && version >= 3) {
+        throw ArchiveCorruptException.ofRun(archive, name.runId, null, path,
+            "the index entry is empty (damaged)", null);
+      }
+      if (sizeBytes > 0) {
+        read(archive, path, name);
+      }
+    }
+  }
+
   /** An index entry's path below index/: night=N/host=H/RUN_ID@JOB. */
-  private record Entry(String night, String host, String runId, String jobId) {
+  record Entry(String night, String host, String runId, String jobId) implements Serializable {
     static Entry of(String relative) {
       String[] parts = relative.split("/");
       if (parts.length != 3 || !parts[0].startsWith("night=") || !parts[1].startsWith("host=")) {

@@ -6,6 +6,7 @@ import dev.loadprof.archive.ArchiveJob;
 import dev.loadprof.archive.ArchiveRules;
 import dev.loadprof.archive.ArchiveRunConflictException;
 import dev.loadprof.archive.IndexEntry;
+import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.NightRule;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.model.RunInfo;
@@ -51,6 +52,10 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
   static final TupleTag<String> FINGERPRINT = new TupleTag<>("fingerprint") {};
   static final TupleTag<String> FILES = new TupleTag<>("files") {};
   static final TupleTag<Long> BLOCK_COUNT = new TupleTag<>("blockCount") {};
+  /** What happened to each run: one line each. */
+  static final TupleTag<String> OUTCOMES = new TupleTag<>("outcomes") {};
+  /** (night and host partition, the run as its night index lists it) of each run indexed. */
+  static final TupleTag<KV<String, NightIndex.Run>> INDEXED = new TupleTag<>("indexed") {};
 
   /**
    * Fault injection for tests: a JVM with this system property set to a run id halts (as if
@@ -79,8 +84,10 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
   }
 
   @ProcessElement
-  public void process(@Element KV<String, CoGbkResult> element, OutputReceiver<String> out,
+  public void process(@Element KV<String, CoGbkResult> element, MultiOutputReceiver outs,
       PipelineOptions options) throws IOException {
+    OutputReceiver<String> out = outs.get(OUTCOMES);
+    OutputReceiver<KV<String, NightIndex.Run>> indexed = outs.get(INDEXED);
     String archive = job.archive();
     String runId = element.getKey();
     CoGbkResult parts = element.getValue();
@@ -99,6 +106,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
     if (existing != null && existing.getJobId().equals(job.jobId())) {
       // A retried bundle: committed already.
       FileSystems.delete(staged, StandardMoveOptions.IGNORE_MISSING_FILES);
+      NightIndexes.line(archive, existing, indexed);
       out.output(Outcome.ADDED + " " + runId + " (committed by an earlier attempt)");
       return;
     }
@@ -110,6 +118,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
             existing.getSource(), run.source));
       }
       case UNCHANGED -> {
+        NightIndexes.lineIfUnindexed(archive, existing, indexed);
         unchanged(runId, existing, staged, out);
         return;
       }
@@ -146,6 +155,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
           throw new ArchiveRunConflictException(ArchiveRules.conflictMessage(archive, runId,
               winner.getSource(), run.source));
         }
+        NightIndexes.lineIfUnindexed(archive, winner, indexed);
         unchanged(runId, winner, List.of(), out);
         return;
       }
@@ -170,6 +180,7 @@ final class CommitRun extends DoFn<KV<String, CoGbkResult>, String> {
       }
       FileSystems.delete(old, StandardMoveOptions.IGNORE_MISSING_FILES);
     }
+    NightIndexes.line(archive, manifest, indexed);
     sweepDebris(runId, manifest, night, host);
     Metrics.counter("loadprof", outcome.counter).inc();
     LOG.info("{} {}: {} blocks in {} files, night {}, host {}", outcome, runId, blockCount,

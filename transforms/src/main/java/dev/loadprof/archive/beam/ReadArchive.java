@@ -27,6 +27,7 @@ import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
@@ -76,9 +77,11 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         .apply("List archives", Create.of(archives).withCoder(StringUtf8Coder.of()))
         .apply("List run manifests", ParDo.of(new ListManifestsFn(selection)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(),
-            KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of())))
+            SerializableCoder.of(ArchiveListing.ManifestRef.class)))
+        // The runs' checks (manifest, block files) spread over the workers, many at once.
+        .apply("Spread runs over workers", Reshuffle.viaRandomKey())
         // One trace under several run ids (the same fingerprint) is one run: counted once.
-        .apply("Fingerprint runs", ParDo.of(new FingerprintFn()))
+        .apply("Check and fingerprint runs", ParDo.of(new FingerprintFn()))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(ManifestToRead.class)))
         .apply("Group runs by trace content", GroupByKey.create())
         .apply("Count each trace once", ParDo.of(new OncePerTraceFn()))
@@ -103,7 +106,18 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   }
 
   /** An archived run read without a runner: its info and its block files. */
-  public record LocalRun(RunInfo info, List<BlockFileRef> files) {}
+  public record LocalRun(RunInfo info, List<BlockFileRef> files, Blocks blocks) {}
+
+  /**
+   * Which blocks an archived run's are: its archive, and the job and blocks' version its
+   * manifest states (where figures computed from them are stored: {@link RunFigures}).
+   */
+  public record Blocks(String archive, String runId, String jobId, int blocksVersion,
+      RunManifestRecord manifest, String manifestPath, boolean unchecked) {
+    public ResourceId figures(String kind) {
+      return RunFigures.file(archive, runId, jobId, blocksVersion, kind);
+    }
+  }
 
   /**
    * The selected runs of {@code archives} as this transform reads them, without a runner: the
@@ -111,21 +125,27 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    */
   public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection)
       throws IOException {
-    Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
+    List<KV<String, ArchiveListing.ManifestRef>> refs = new ArrayList<>();
     for (String archive : archives) {
       for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
-        KV<String, ManifestToRead> keyed =
-            FingerprintFn.fingerprinted(archive, ref.path(), ref.indexedJobId());
-        if (keyed != null) {
-          byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
-        }
+        refs.add(KV.of(archive, ref));
+      }
+    }
+    Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
+    for (KV<String, ManifestToRead> keyed : LocalRunChecks.fingerprinted(refs)) {
+      if (keyed != null) {
+        byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
       }
     }
     List<LocalRun> runs = new ArrayList<>();
     for (List<ManifestToRead> sameContent : byContent.values()) {
       for (ManifestToRead m : ManifestToRead.oncePerTrace(sameContent)) {
         List<BlockFileRef> files = new ArrayList<>();
-        runs.add(new LocalRun(ReadManifestFn.read(m, files), files));
+        RunManifestRecord[] manifest = new RunManifestRecord[1];
+        RunInfo info = ReadManifestFn.read(m, files, manifest);
+        runs.add(new LocalRun(info, files, new Blocks(m.archive(), info.runId,
+            manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path(),
+            m.indexed())));
       }
     }
     return runs;
@@ -136,6 +156,10 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * the CPUs of its blocks, as the pipeline does.
    */
   public static void readBlocksLocally(LocalRun run, Consumer<EventBlock> blocks) {
+    if (run.blocks().unchecked()) { // a night index listed it: its files are checked here
+      RunChecks.checkBlockFiles(run.blocks().archive(), run.blocks().manifestPath(),
+          run.blocks().manifest());
+    }
     Map<String, Set<Integer>> cpusByManifest = new TreeMap<>();
     for (BlockFileRef file : run.files()) {
       Set<Integer> cpus = cpusByManifest.computeIfAbsent(file.cpuCountKey(), k -> new HashSet<>());
@@ -161,7 +185,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * Archive directory -> (archive directory, (manifest file, job of the index entry or "")) for
    * each selected run.
    */
-  static final class ListManifestsFn extends DoFn<String, KV<String, KV<String, String>>> {
+  static final class ListManifestsFn
+      extends DoFn<String, KV<String, ArchiveListing.ManifestRef>> {
     private final RunSelection selection;
 
     ListManifestsFn(RunSelection selection) {
@@ -170,10 +195,10 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
     @ProcessElement
     public void process(@Element String archive,
-        OutputReceiver<KV<String, KV<String, String>>> out) throws IOException {
+        OutputReceiver<KV<String, ArchiveListing.ManifestRef>> out) throws IOException {
       // What the listing finds to say, the CLI said before the job (ArchiveListing.Listing).
       for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
-        out.output(KV.of(archive, KV.of(ref.path(), ref.indexedJobId())));
+        out.output(KV.of(archive, ref));
       }
     }
   }
@@ -183,9 +208,9 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * is counted instead of it ("" when it is the one counted).
    */
   record ManifestToRead(String archive, String path, String runId, String fingerprint,
-      String sameAs) implements Serializable {
+      String sameAs, boolean indexed) implements Serializable {
     ManifestToRead countedAs(String keptRunId) {
-      return new ManifestToRead(archive, path, runId, fingerprint, keptRunId);
+      return new ManifestToRead(archive, path, runId, fingerprint, keptRunId, indexed);
     }
 
     /**
@@ -204,23 +229,37 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     }
   }
 
-  /** (archive, (manifest, indexed job)) -> (fingerprint, manifest to read), committed runs only. */
+  /**
+   * (archive, manifest ref) -> (fingerprint, manifest to read), committed runs only; a run its
+   * night index lists is checked here first ({@link RunChecks}), as the CLI checks the others.
+   */
   static final class FingerprintFn
-      extends DoFn<KV<String, KV<String, String>>, KV<String, ManifestToRead>> {
+      extends DoFn<KV<String, ArchiveListing.ManifestRef>, KV<String, ManifestToRead>> {
     @ProcessElement
-    public void process(@Element KV<String, KV<String, String>> element,
+    public void process(@Element KV<String, ArchiveListing.ManifestRef> element,
         OutputReceiver<KV<String, ManifestToRead>> out) {
-      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(),
-          element.getValue().getKey(), element.getValue().getValue());
+      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(), element.getValue(),
+          true);
       if (keyed != null) {
         out.output(keyed);
       }
     }
 
     /** (trace content key, manifest to read), or null for an index entry with no run to read. */
-    static KV<String, ManifestToRead> fingerprinted(String archive, String manifestPath,
-        String indexedJobId) {
-      RunManifestRecord manifest = committed(manifestPath, indexedJobId);
+    static KV<String, ManifestToRead> fingerprinted(String archive,
+        ArchiveListing.ManifestRef ref, boolean checkBlockFiles) {
+      String manifestPath = ref.path();
+      RunManifestRecord manifest;
+      if (ref.indexed() == null) {
+        manifest = committed(manifestPath, ref.indexedJobId()); // the client checked it
+      } else if (checkBlockFiles) {
+        manifest = RunChecks.checked(archive, ref);
+      } else { // its block files are checked before they are read, if they are
+        manifest = RunChecks.manifest(archive, ref);
+        if (manifest != null) {
+          RunChecks.converts(manifestPath, manifest);
+        }
+      }
       if (manifest == null) {
         return null;
       }
@@ -228,7 +267,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
       return KV.of(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
-          fingerprint, ""));
+          fingerprint, "", ref.indexed() != null && !checkBlockFiles));
     }
   }
 
@@ -287,10 +326,17 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
      * another), with the same log lines as parsing its trace.
      */
     static RunInfo read(ManifestToRead element, List<BlockFileRef> files) {
+      return read(element, files, new RunManifestRecord[1]);
+    }
+
+    /** The same, the manifest read put in {@code manifest[0]}. */
+    static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
+        RunManifestRecord[] read) {
       String archive = element.archive();
       String manifestPath = element.path();
       RunManifestRecord manifest =
           ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
+      read[0] = manifest;
       RunInfo run;
       try {
         run = ArchiveConversions.fromManifest(manifest);

@@ -9,7 +9,11 @@ import dev.loadprof.model.RunInfo;
 import dev.loadprof.schemas.EventBlockRecord;
 import java.io.IOException;
 import org.apache.avro.file.CodecFactory;
+import dev.loadprof.archive.NightIndex;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
 import org.apache.beam.sdk.extensions.avro.io.AvroIO;
@@ -34,8 +38,9 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * Writes what {@link ParseTraces} produced into an archive directory (layout: {@link
  * ArchiveLayout}). Block files are first written under ARCHIVE/.staging/JOB/; once all are
  * complete, each run is committed on its own by {@link CommitRun}: its block files are moved under
- * blocks/RUN_ID/, its index entry is written, and its manifest is created last, only if absent.
- * A job that fails before a run's commit leaves nothing a reader sees.
+ * blocks/RUN_ID/, its manifest is created, only if absent, then its index entry is written;
+ * once every run of a night and host is committed, the job's night index of them is written
+ * ({@link NightIndexes}). A job that fails before a run's commit leaves nothing a reader sees.
  *
  * <p>The output is one line per run saying what happened to it (see {@link CommitRun.Outcome}).
  */
@@ -85,13 +90,21 @@ public final class WriteArchive extends PTransform<PCollectionTuple, PCollection
             .withKeyType(TypeDescriptors.strings()))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), RunInfoCoder.of()));
 
-    return KeyedPCollectionTuple.of(CommitRun.RUN, runsById)
+    PCollectionTuple committed = KeyedPCollectionTuple.of(CommitRun.RUN, runsById)
         .and(CommitRun.FINGERPRINT, fingerprints)
         .and(CommitRun.FILES, written.getPerDestinationOutputFilenames())
         .and(CommitRun.BLOCK_COUNT, blockCounts)
         .apply("Gather each run", CoGroupByKey.create())
-        .apply("Commit runs", ParDo.of(new CommitRun(job)))
-        .setCoder(StringUtf8Coder.of());
+        .apply("Commit runs", ParDo.of(new CommitRun(job)).withOutputTags(CommitRun.OUTCOMES,
+            TupleTagList.of(CommitRun.INDEXED)));
+    // After every run of a night and host is committed: the night index lists only runs whose
+    // manifests and index entries are there.
+    committed.get(CommitRun.INDEXED)
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(NightIndex.Run.class)))
+        .apply("Gather runs per night and host", GroupByKey.create())
+        .apply("Write night indexes", ParDo.of(new NightIndexes.WriteFn(job.archive(),
+            job.jobId())));
+    return committed.get(CommitRun.OUTCOMES).setCoder(StringUtf8Coder.of());
   }
 
   /**

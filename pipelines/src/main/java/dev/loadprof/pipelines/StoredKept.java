@@ -1,0 +1,86 @@
+package dev.loadprof.pipelines;
+
+import dev.loadprof.archive.beam.ReadArchive;
+import dev.loadprof.archive.beam.RunFigures;
+import dev.loadprof.report.RunByRunWriter;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A run-by-run writer's kept parts of archived runs (nightly's figures), stored beside each run
+ * ({@link RunFigures}) by the first job that computes them and read back by the next ones
+ * instead of the run's blocks. Only for jobs whose filters leave the figures as stored: no
+ * --pid, --comm, --load, --tid, --cpu or --time (they change what is kept of a run).
+ *
+ * @param <K> what the writer keeps of a run
+ */
+final class StoredKept<K> {
+  private final RunByRunWriter<K> writer;
+  private final String kind;
+  private final List<K> kept;
+  private final Map<String, ReadArchive.Blocks> toStore = new ConcurrentHashMap<>();
+  private final AtomicInteger read = new AtomicInteger();
+  private final AtomicInteger computed = new AtomicInteger();
+  private final AtomicInteger stored = new AtomicInteger();
+  private final List<String> unreadable = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private StoredKept(RunByRunWriter<K> writer, String kind, List<K> kept) {
+    this.writer = writer;
+    this.kind = kind;
+    this.kept = kept;
+  }
+
+  /** For this job, or null when its writer stores nothing or its filters change the figures. */
+  static <K> StoredKept<K> of(RunByRunWriter<K> writer, AnalyzeSettings s, List<K> kept) {
+    String kind = writer.storedKeptVersion();
+    boolean unfiltered = s.pids() == null && s.comm() == null && s.load() == null
+        && s.tids() == null && s.cpus() == null && s.time() == null;
+    return kind.isEmpty() || !unfiltered ? null : new StoredKept<>(writer, kind, kept);
+  }
+
+  /**
+   * True when the run's kept part was read from the archive (and added to the kept parts): its
+   * blocks are then not read. Otherwise the part computed from them is stored ({@link
+   * #computed}).
+   */
+  boolean taken(ReadArchive.LocalRun run) {
+    if (run.files().isEmpty()) {
+      return false; // no blocks to save reading (a run counted as another): computed
+    }
+    RunFigures.Stored stored = RunFigures.read(run.blocks().figures(kind));
+    if (stored != null && stored.problem() == null) {
+      @SuppressWarnings("unchecked")
+      K part = (K) stored.figures();
+      kept.add(writer.asReadToday(part, run.info()));
+      read.incrementAndGet();
+      return true;
+    }
+    if (stored != null) {
+      unreadable.add(stored.problem());
+    }
+    toStore.put(run.info().runId, run.blocks());
+    return false;
+  }
+
+  /** A run's part as computed: stored for the next jobs when it is an archived run's. */
+  void computed(String runId, K part) {
+    ReadArchive.Blocks blocks = toStore.remove(runId);
+    if (blocks != null) {
+      computed.incrementAndGet();
+      if (RunFigures.store(blocks.figures(kind), (Serializable) part, null)) {
+        stored.incrementAndGet();
+      }
+    }
+  }
+
+  /** The console's line: how many archived runs' figures were read, how many computed. */
+  String note() {
+    return read.get() + computed.get() == 0 ? "" : "figures of " + read.get()
+        + " archived runs read from the archive, " + computed.get() + " computed from their"
+        + " blocks (" + stored.get() + " stored for the next nights)"
+        + (unreadable.isEmpty() ? "" : "; " + String.join("; ", unreadable));
+  }
+}

@@ -1,0 +1,118 @@
+package dev.loadprof.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loadprof.cli.ClientSelection;
+import dev.loadprof.pipelines.ArchiveCliTest.Run;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The requests the client makes before a job over an archive's nights, counted on a counting
+ * store: with night indexes they depend on the nights and hosts selected, not on the runs (the
+ * same count for 4 and for 16 runs a partition); without them (an archive written before), they
+ * grow with the runs, and the console says so once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClientRequestsTest {
+  private static final List<String> NIGHTS = List.of("2026-11-01", "2026-11-02", "2026-11-03");
+  private static final List<String> HOSTS = List.of("web1", "web2");
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  void registerTheCountingStore() {
+    FileSystems.setDefaultPipelineOptions(PipelineOptionsFactory.create());
+  }
+
+  private Path archiveWith(String name, int runsPer, boolean nightIndexes) throws IOException {
+    Path archive = tmp.resolve(name);
+    Run run = ArchiveCliTest.cli("archive", "--out", archive.toString(), "--night",
+        "2026-10-01", E2e.trace("mixed").toString());
+    assertEquals(0, run.code(), run.err());
+    if (!nightIndexes) { // as an archive written before night indexes
+      try (Stream<Path> walk = Files.walk(archive.resolve("index"))) {
+        for (Path p : walk.filter(p -> p.getFileName().toString().startsWith("@")).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    SyntheticArchive.addCopies(archive, "mixed", NIGHTS, HOSTS, runsPer, "synthjob",
+        nightIndexes);
+    return archive;
+  }
+
+  record Counted(long requests, List<String> runs, String err) {}
+
+  private static Counted selectCounting(Path archive, String nights, String hosts) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CountingFileSystem.reset();
+    List<String> runs = ClientSelection.select(List.of(CountingFileSystem.of(archive)), nights,
+        hosts, new PrintStream(err, true, StandardCharsets.UTF_8));
+    long requests = CountingFileSystem.total();
+    System.out.println(archive.getFileName() + " --nights " + nights + " --hosts " + hosts
+        + ": " + runs.size() + " runs, " + CountingFileSystem.counts());
+    return new Counted(requests, runs, err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theClientsRequestsDependOnNightsAndHostsNotOnRuns() throws IOException {
+    Path small = archiveWith("small", 2, true);
+    Path big = archiveWith("big", 8, true);
+    for (String[] sel : new String[][] {{"2026-11-02", null}, {"2026-11-01..2026-11-03", null},
+        {"2026-11-01..2026-11-03", "web1"}}) {
+      Counted s = selectCounting(small, sel[0], sel[1]);
+      Counted b = selectCounting(big, sel[0], sel[1]);
+      assertEquals(4 * s.runs().size(), b.runs().size());
+      assertEquals(s.requests(), b.requests(), "the same requests for 4x the runs");
+      int nights = sel[0].contains("..") ? 3 : 1;
+      int hosts = sel[1] == null ? 2 : 1;
+      // the marker twice, runs/ once, the index once a night, a night index per night and host
+      assertTrue(b.requests() <= 3 + nights + nights * hosts, b.requests() + " requests");
+      assertTrue(!b.err().contains("in no night index"), b.err());
+    }
+  }
+
+  @Test
+  void theArchiveJobWritesTheNightIndexTheClientReads() throws IOException {
+    Path archive = archiveWith("written", 1, true);
+    try (Stream<Path> files = Files.list(archive.resolve("index/night=2026-10-01/host=_"))) {
+      assertEquals(1, files.filter(p -> p.getFileName().toString().startsWith("@")).count());
+    }
+    Counted c = selectCounting(archive, "2026-10-01", null);
+    assertEquals(List.of("mixed"), c.runs());
+    assertTrue(!c.err().contains("in no night index"), c.err());
+    assertEquals(5, c.requests(), CountingFileSystem.counts().toString());
+  }
+
+  @Test
+  void withoutNightIndexesEveryRunIsCheckedFromTheClientAndSaidOnce() throws IOException {
+    Path small = archiveWith("old-small", 2, false);
+    Path big = archiveWith("old-big", 8, false);
+    Counted s = selectCounting(small, "2026-11-02", null);
+    Counted b = selectCounting(big, "2026-11-02", null);
+    assertEquals(4 * s.runs().size(), b.runs().size());
+    // per run: its index entry, its manifest (a match and a read), per block file a match and
+    // two reads
+    assertTrue(b.requests() - s.requests() >= 3L * (b.runs().size() - s.runs().size()),
+        s.requests() + " then " + b.requests());
+    assertThat(b.err(), containsString(b.runs().size() + " of " + b.runs().size()
+        + " selected runs of " + CountingFileSystem.of(big) + " are in no night index"));
+    assertEquals(1, b.err().split("in no night index", -1).length - 1, b.err());
+  }
+}

@@ -1,0 +1,135 @@
+package dev.loadprof.pipelines;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loadprof.pipelines.E2e.Cli;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * nightly over an archive stores each run's figures beside it the first time it computes them
+ * and reads them back after: a cold nightly (nothing stored), a warm one (all stored) and one
+ * night added to a warm archive write the same history.csv, nightly.json (change points and the
+ * latest night's comparison) and summary.txt as nightly over the traces, and the warm ones read
+ * no block file of the nights already computed (they are deleted before).
+ */
+class IncrementalNightlyTest {
+  static final List<String> OUTPUTS = List.of("history.csv", "nightly.json", "summary.txt",
+      "nightly.html");
+
+  @TempDir Path dir;
+
+  private Path night(Path traces, String fixture, int day) throws IOException {
+    return Files.copy(Path.of(CompareCliTest.fixture(fixture)),
+        traces.resolve("mixed-" + NightlyCliTest.FIRST.plusDays(day) + ".txt.gz"));
+  }
+
+  private Cli nightly(String out, String... inputs) {
+    String[] args = Stream.concat(Stream.of("nightly", "--out", dir.resolve(out).toString()),
+        Stream.of(inputs)).toArray(String[]::new);
+    return E2e.cli(args);
+  }
+
+  private static void assertSameOutputs(Cli expected, Cli actual) throws IOException {
+    assertEquals(expected.exit(), actual.exit(), actual.stdout() + actual.stderr());
+    for (String name : OUTPUTS) {
+      assertArrayEquals(Files.readAllBytes(expected.out().resolve(name)),
+          Files.readAllBytes(actual.out().resolve(name)), name);
+    }
+  }
+
+  @Test
+  void coldWarmAndANewNightWriteTodaysOutputsAndWarmReadsNoOldBlocks() throws IOException {
+    Path traces = Files.createDirectories(dir.resolve("traces"));
+    List<String> fixtures = List.of("base-1", "base-2", "base-3", "base-4", "base-5", "cpu-1");
+    for (int i = 0; i < fixtures.size(); i++) {
+      night(traces, fixtures.get(i), i);
+    }
+    String glob = traces.resolve("*.txt.gz").toString();
+    Cli fromTraces = nightly("traces-out", glob);
+    assertEquals(3, fromTraces.exit(), fromTraces.stdout() + fromTraces.stderr());
+    Path archive = dir.resolve("archive");
+    Cli archived = E2e.cli("archive", "--out", archive.toString(), glob);
+    assertEquals(0, archived.exit(), archived.stderr());
+
+    Cli cold = nightly("cold-out", archive.toString());
+    assertSameOutputs(fromTraces, cold);
+    assertThat(cold.stderr(), containsString("figures of 0 archived runs read from the archive,"
+        + " 6 computed from their blocks"));
+    Cli warm = nightly("warm-out", archive.toString());
+    assertSameOutputs(fromTraces, warm);
+    assertThat(warm.stderr(), containsString("figures of 6 archived runs read from the archive,"
+        + " 0 computed from their blocks"));
+
+    // The nights computed lose their blocks: a read of any of them would fail the job.
+    deleteTree(archive.resolve("blocks"));
+    Cli stillWarm = nightly("no-blocks-out", archive.toString());
+    assertSameOutputs(fromTraces, stillWarm);
+
+    Path seventh = night(traces, "cpu-2", fixtures.size());
+    Cli added = E2e.cli("archive", "--out", archive.toString(), seventh.toString());
+    assertEquals(0, added.exit(), added.stderr());
+    Cli allTraces = nightly("traces7-out", glob);
+    Cli incremental = nightly("incremental-out", archive.toString());
+    assertSameOutputs(allTraces, incremental);
+    assertThat(incremental.stderr(), containsString("figures of 6 archived runs read from the"
+        + " archive, 1 computed from their blocks"));
+  }
+
+  @Test
+  void filtersThatChangeTheFiguresComputeThemAndStoreNothing() throws IOException {
+    Path archive = twoNightsArchived();
+    Cli filtered = nightly("comm-out", "--comm", "^mixed$", archive.toString());
+    assertEquals(0, filtered.exit(), filtered.stderr());
+    assertFalse(filtered.stderr().contains("figures of"), filtered.stderr());
+    assertFalse(Files.exists(archive.resolve("figures")));
+  }
+
+  @Test
+  void damagedStoredFiguresAreSaidAndComputedAgain() throws IOException {
+    Path archive = twoNightsArchived();
+    Cli cold = nightly("cold-out", archive.toString());
+    Path figures;
+    try (Stream<Path> walk = Files.walk(archive.resolve("figures"))) {
+      figures = walk.filter(Files::isRegularFile).sorted().findFirst().orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(figures);
+    bytes[bytes.length - 3] ^= 0x01;
+    Files.write(figures, bytes);
+    Cli warm = nightly("warm-out", archive.toString());
+    assertSameOutputs(cold, warm);
+    assertThat(warm.stderr(), containsString("figures of 1 archived runs read from the archive,"
+        + " 1 computed from their blocks"));
+    assertTrue(warm.stderr().contains(figures.toString()) || warm.stdout().contains(
+        figures.toString()), warm.stdout() + warm.stderr());
+  }
+
+  private Path twoNightsArchived() throws IOException {
+    Path traces = Files.createDirectories(dir.resolve("traces"));
+    night(traces, "base-1", 0);
+    night(traces, "base-2", 1);
+    Path archive = dir.resolve("archive");
+    assertEquals(0, E2e.cli("archive", "--out", archive.toString(),
+        traces.resolve("*.txt.gz").toString()).exit());
+    return archive;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package dev.loadprof.archive.beam;
+
+import dev.loadprof.archive.ArchiveConversions;
+import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.BlockFileRef;
+import dev.loadprof.archive.NightIndex;
+import dev.loadprof.schemas.BlockFileRecord;
+import dev.loadprof.schemas.EventBlockRecord;
+import dev.loadprof.schemas.RunManifestRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.ResourceId;
+
+/**
+ * The checks of an archived run that need its own files, before its blocks are read: its
+ * manifest (its checksum, and the one its night index states), and that every block file it
+ * lists is there, of the recorded size, an Avro file of event blocks whose first block is of
+ * this run. The client ran them for every run before the job; for runs a night index lists
+ * they run in the job's workers, many at once, with the same messages (exit code 2).
+ */
+public final class RunChecks {
+  private RunChecks() {}
+
+  /**
+   * The manifest of {@code ref} checked with its block files, or null when there is no run to
+   * read: an index entry of a job that never committed, or a stale one (another job's manifest
+   * is in place).
+   *
+   * @throws ArchiveCorruptException naming the file and the run, when any of it is damaged
+   */
+  public static RunManifestRecord checked(String archive, ArchiveListing.ManifestRef ref) {
+    RunManifestRecord manifest = manifest(archive, ref);
+    if (manifest != null) {
+      converts(ref.path(), manifest);
+      checkBlockFiles(archive, ref.path(), manifest);
+    }
+    return manifest;
+  }
+
+  /** The first half of {@link #checked}: the manifest alone. */
+  public static RunManifestRecord manifest(String archive, ArchiveListing.ManifestRef ref) {
+    ResourceId file = FileSystems.matchNewResource(ref.path(), false);
+    NightIndex.Run line = ref.indexed();
+    ref.checkEntry(archive);
+    if (!ArchiveLayout.exists(file)) {
+      if (line != null) {
+        throw ArchiveCorruptException.ofRun(archive, line.runId(), line.source(), ref.path(),
+            "the run's manifest is missing (its night index lists it)", null);
+      }
+      return null; // an index entry of a job that never committed
+    }
+    RunManifestRecord manifest = ArchiveFiles.readManifest(file);
+    if (!ref.accepts(manifest)) {
+      return null; // a stale index entry
+    }
+    // A manifest that differs from the checksum its night index states was written again
+    // since under the same job (by hand: re-checksummed); its own checksum held, so its content
+    // is what is read, checked against its blocks as any manifest is.
+    return manifest;
+  }
+
+  /** Fails naming the manifest when it does not convert into a run. */
+  public static void converts(String manifestPath, RunManifestRecord manifest) {
+    try {
+      ArchiveConversions.fromManifest(manifest);
+    } catch (IllegalArgumentException e) {
+      throw new ArchiveCorruptException(manifestPath, e.getMessage(), e);
+    }
+  }
+
+  /** The manifest's block files are there, of their sizes, and start as its run's blocks. */
+  public static void checkBlockFiles(String archive, String manifestPath,
+      RunManifestRecord manifest) {
+    for (BlockFileRecord f : manifest.getBlockFiles()) {
+      ResourceId blockFile = ArchiveLayout.resolve(archive, f.getPath());
+      ArchiveFiles.checkSize(blockFile, f.getSizeBytes());
+      checkFirstBlock(blockFile, BlockFileRef.of(blockFile.toString(), f.getSizeBytes(),
+          manifest, manifestPath));
+    }
+  }
+
+  /**
+   * Fails unless the file starts with an Avro header whose schema is EventBlockRecord, and its
+   * first block is of the run its manifest describes (the job checks every block).
+   */
+  static void checkFirstBlock(ResourceId file, BlockFileRef ref) {
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+        DataFileStream<Object> avro = new DataFileStream<>(in, new GenericDatumReader<>())) {
+      String schema = avro.getSchema().getFullName();
+      if (!schema.equals(EventBlockRecord.getClassSchema().getFullName())) {
+        throw new ArchiveCorruptException(file.toString(), "holds " + schema
+            + " records, not event blocks", null);
+      }
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(file, e);
+    }
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+        DataFileStream<EventBlockRecord> blocks =
+            new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
+      if (blocks.hasNext()) {
+        ArchiveFiles.checkAgainstManifest(ref, blocks.next());
+      }
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(file, e);
+    }
+  }
+
+  private static ArchiveCorruptException corrupt(ResourceId file, Exception e) {
+    if (e instanceof ArchiveCorruptException a) {
+      return a;
+    }
+    return new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
+        + e + ")", e);
+  }
+}

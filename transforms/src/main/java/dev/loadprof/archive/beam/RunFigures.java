@@ -1,0 +1,113 @@
+package dev.loadprof.archive.beam;
+
+import dev.loadprof.archive.IndexEntry;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.ResourceId;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A run's figures computed once and stored beside it in the archive, so that later jobs read
+ * them instead of its blocks (nightly's per-run figures: report.RunByRunWriter): under
+ * figures/RUN_ID/, one file per blocks' version and figures' version,
+ *
+ * <pre>
+ * figures/RUN_ID/JOB-bBLOCKS_VERSION-KIND.bin
+ * </pre>
+ *
+ * where JOB is the archive job whose manifest lists the blocks (a run archived again, replaced
+ * or repaired, has another), BLOCKS_VERSION how its blocks were built, and KIND the figures'
+ * own name and version (raised when a fix changes them). A stale version is never read: the
+ * next job computes the run's figures from its blocks and stores them under the new name.
+ * Created only if absent, as manifests are: two jobs storing one run's figures at once store
+ * the same bytes, and the second finds the first's. The content is checked by its SHA-256; a
+ * damaged file is said and the run computed from its blocks.
+ */
+public final class RunFigures {
+  public static final String FIGURES_DIR = "figures";
+  private static final Logger LOG = LoggerFactory.getLogger(RunFigures.class);
+  private static final byte[] HEADER = "loadprof-run-figures 1\n".getBytes(StandardCharsets.UTF_8);
+  private static final int SHA_HEX = 64;
+
+  private RunFigures() {}
+
+  /** Where the figures of a kind are stored for the run's blocks as its manifest lists them. */
+  public static ResourceId file(String archive, String runId, String jobId, int blocksVersion,
+      String kind) {
+    return ArchiveLayout.resolve(archive, FIGURES_DIR + "/" + runId + "/" + jobId + "-b"
+        + blocksVersion + "-" + kind + ".bin");
+  }
+
+  /**
+   * Figures as stored: the object, or null with what is wrong with the file (damaged, or of
+   * classes this loadprof cannot read).
+   */
+  public record Stored(Object figures, String problem) {}
+
+  /**
+   * The stored figures, or null when there are none. Damaged ones are logged and given with
+   * their problem, for the run to be computed again from its blocks.
+   */
+  public static Stored read(ResourceId file) {
+    if (!ArchiveLayout.exists(file)) {
+      return null;
+    }
+    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
+      byte[] bytes = in.readAllBytes();
+      int body = HEADER.length + SHA_HEX + 1;
+      if (bytes.length < body || !Arrays.equals(bytes, 0, HEADER.length, HEADER, 0,
+          HEADER.length)) {
+        throw new IOException("not a figures file of this loadprof");
+      }
+      String stated = new String(bytes, HEADER.length, SHA_HEX, StandardCharsets.US_ASCII);
+      byte[] payload = Arrays.copyOfRange(bytes, body, bytes.length);
+      if (!stated.equals(IndexEntry.sha256Hex(payload))) {
+        throw new IOException("checksum mismatch");
+      }
+      try (ObjectInputStream objects = new ObjectInputStream(
+          new ByteArrayInputStream(payload))) {
+        return new Stored(objects.readObject(), null);
+      }
+    } catch (IOException | ClassNotFoundException | RuntimeException e) {
+      String problem = file + ": stored figures cannot be read (" + e + "); the run is read"
+          + " from its blocks. Delete the file to have them stored again";
+      LOG.warn(problem);
+      return new Stored(null, problem);
+    }
+  }
+
+  /**
+   * Stores figures unless some are there already; true when this call stored them.
+   * Best effort: a store that fails is said, and the next job computes them again.
+   */
+  public static boolean store(ResourceId file, Serializable figures, PipelineOptions options) {
+    try {
+      ByteArrayOutputStream payload = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(payload)) {
+        out.writeObject(figures);
+      }
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      bytes.write(HEADER);
+      bytes.write(IndexEntry.sha256Hex(payload.toByteArray())
+          .getBytes(StandardCharsets.US_ASCII));
+      bytes.write('\n');
+      payload.writeTo(bytes);
+      return ExclusiveCreates.createIfAbsent(file, bytes.toByteArray(), options);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: could not store the run's figures ({}); the next job computes them again",
+          file, e.toString());
+      return false;
+    }
+  }
+}
