@@ -1,6 +1,8 @@
 package dev.loadprof.bench;
 
 import dev.loadprof.archive.IndexEntry;
+import dev.loadprof.archive.NightIndex;
+import dev.loadprof.archive.beam.NightIndexes;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.ArchiveFiles;
 import dev.loadprof.archive.beam.ArchiveLayout;
@@ -51,7 +53,8 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * take from several threads at once).
  *
  * <p>{@code FleetArchive SRC_ARCHIVE SRC_NIGHT RUNS_PER_NIGHT DST_ARCHIVE FIRST_NIGHT NIGHTS
- * THREADS [BEAM_ARGS...]}: s3:// archives only.
+ * THREADS [BEAM_ARGS...]}: s3:// archives only. With {@code -Dfleet.indexOnly=true} only the
+ * night indexes are written (the runs are made in memory, as they were written before).
  */
 public final class FleetArchive {
   /** A source run: its manifest and the records of each of its block files. */
@@ -77,6 +80,8 @@ public final class FleetArchive {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> done = new ArrayList<>();
     AtomicLong written = new AtomicLong();
+    boolean indexOnly = Boolean.getBoolean("fleet.indexOnly");
+    Map<String, List<NightIndex.Run>> byPartition = new java.util.concurrent.ConcurrentHashMap<>();
     for (int n = 0; n < nights; n++) {
       String night = first.plusDays(n).toString();
       String jobId = "fb" + night.replace("-", "");
@@ -86,7 +91,11 @@ public final class FleetArchive {
         int slot = slots.merge(host, 1, Integer::sum);
         String runId = String.format("%s-b%03d-%s", host, slot, night);
         done.add(pool.submit(() -> {
-          written.addAndGet(writeRun(dst, s, runId, jobId, night));
+          RunManifestRecord m = writeRun(dst, s, runId, jobId, night, !indexOnly);
+          written.addAndGet(m.getBlockFiles().stream().mapToLong(f -> f.getSizeBytes()).sum());
+          byPartition.computeIfAbsent(night + "/" + RunSelection.hostPartition(m.getHost()),
+              k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+              .add(NightIndexes.run(m));
           return null;
         }));
       }
@@ -95,6 +104,12 @@ public final class FleetArchive {
       f.get();
     }
     pool.shutdown();
+    // One night index per night and host, as an archive job writes it after its runs.
+    for (Map.Entry<String, List<NightIndex.Run>> p : new TreeMap<>(byPartition).entrySet()) {
+      String[] nightHost = p.getKey().split("/", 2);
+      List<NightIndex.Run> runs = p.getValue();
+      NightIndexes.write(dst, runs.get(0).jobId(), nightHost[0], nightHost[1], runs);
+    }
     System.out.printf("wrote %d runs (%d bytes) over %d nights into %s in %.1f s%n", done.size(),
         written.get(), nights, dst, (System.nanoTime() - t0) / 1e9);
     System.exit(0); // Beam's S3 filesystem keeps non-daemon threads
@@ -128,11 +143,13 @@ public final class FleetArchive {
     return runs;
   }
 
-  /** Writes one clone: block files, then the manifest, then the index entry. Returns bytes. */
-  private static long writeRun(String archive, SourceRun s, String runId, String jobId,
-      String night) throws Exception {
+  /**
+   * Writes one clone: block files, then the manifest, then the index entry (when {@code put});
+   * returns its manifest.
+   */
+  private static RunManifestRecord writeRun(String archive, SourceRun s, String runId,
+      String jobId, String night, boolean put) throws Exception {
     List<BlockFileRecord> files = new ArrayList<>();
-    long bytes = 0;
     for (int i = 0; i < s.files().size(); i++) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (DataFileWriter<EventBlockRecord> w =
@@ -145,9 +162,10 @@ public final class FleetArchive {
         }
       }
       String path = ArchiveLayout.blockFilePath(runId, jobId, i);
-      write(archive, path, out.toByteArray());
+      if (put) {
+        write(archive, path, out.toByteArray());
+      }
       files.add(new BlockFileRecord(path, (long) out.size()));
-      bytes += out.size();
     }
     RunManifestRecord src = s.manifest();
     String source = src.getSource().replace(src.getRunId(), runId);
@@ -155,13 +173,15 @@ public final class FleetArchive {
         .setFingerprint("sha256:" + IndexEntry.sha256Hex((src.getFingerprint() + "/" + runId)
             .getBytes(StandardCharsets.UTF_8)))
         .setNight(night).setJobId(jobId).setBlockFiles(files).build();
-    ByteArrayOutputStream manifest = new ByteArrayOutputStream();
-    ArchiveFiles.writeManifest(m, manifest);
-    put(ArchiveLayout.manifest(archive, runId), manifest.toByteArray());
-    String host = RunSelection.hostPartition(src.getHost());
-    put(ArchiveLayout.indexEntry(archive, night, host, runId, jobId),
-        new IndexEntry(runId, jobId, night, host, source).encode());
-    return bytes;
+    if (put) {
+      ByteArrayOutputStream manifest = new ByteArrayOutputStream();
+      ArchiveFiles.writeManifest(m, manifest);
+      put(ArchiveLayout.manifest(archive, runId), manifest.toByteArray());
+      String host = RunSelection.hostPartition(src.getHost());
+      put(ArchiveLayout.indexEntry(archive, night, host, runId, jobId),
+          new IndexEntry(runId, jobId, night, host, source).encode());
+    }
+    return m;
   }
 
   private static void write(String archive, String path, byte[] bytes) {

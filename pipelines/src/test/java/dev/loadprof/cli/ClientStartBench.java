@@ -1,6 +1,5 @@
 package dev.loadprof.cli;
 
-import dev.loadprof.archive.RunSelection;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,13 +33,9 @@ public final class ClientStartBench {
     System.exit(0); // Beam's S3 filesystem keeps non-daemon threads
   }
 
-  /** The CLI's checks of analyze --nights NIGHTS ARCHIVE before its job (Inputs.forAnalyze). */
-  static int select(String archive, String nights) throws Exception {
-    if (!dev.loadprof.archive.beam.ArchiveLayout.isArchive(archive)) {
-      throw new IllegalArgumentException(archive + " is no archive");
-    }
-    return ArchiveChecks.check(List.of(archive), RunSelection.parse(nights, null), null, null,
-        System.err).size();
+  /** What analyze --nights NIGHTS ARCHIVE does before its job ({@link ClientSelection}). */
+  static int select(String archive, String nights) {
+    return ClientSelection.select(List.of(archive), nights, null, System.err).size();
   }
 
   private static String control(HttpClient http, String url, String method) throws Exception {
