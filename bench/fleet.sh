@@ -22,7 +22,7 @@ set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${FLEET_DIR:-/tmp/fleet-bench}"
 s3port="${FLEET_S3_PORT:-19481}"
-port=$((s3port + 1)) # the proxy's
+port="${FLEET_PROXY_PORT:-$((s3port + 1))}" # the proxy's
 proxy="http://127.0.0.1:$port"
 mkdir -p "$work"
 cd "$home"
@@ -55,7 +55,7 @@ store() {
   if ! curl -fs "$proxy/__proxy/counts" -o /dev/null 2>/dev/null; then
     nohup java -Xmx256m -cp pipelines/target/test-classes dev.loadprof.bench.LatencyProxy \
       "$port" "$s3port" "$latency" >"$work/s3/proxy.log" 2>&1 &
-    echo $! >"$work/s3/proxy.pid"
+    echo $! >"$work/s3/proxy-$port.pid"
     until curl -fs "$proxy/__proxy/counts" -o /dev/null 2>/dev/null; do sleep 0.2; done
   fi
   curl -fs -X POST "$proxy/__proxy/latency?ms=$latency" >/dev/null
@@ -63,7 +63,7 @@ store() {
 }
 
 stop() {
-  for p in proxy s3mock; do
+  for p in proxy-$port s3mock; do
     [ -f "$work/s3/$p.pid" ] && kill "$(cat "$work/s3/$p.pid")" 2>/dev/null || true
     rm -f "$work/s3/$p.pid"
   done
@@ -137,25 +137,25 @@ throughput() {
   done
 }
 
-# The synthetic fleet: night 1 archived by loadprof archive from generated traces, then cloned.
+# The synthetic fleet: night 1 archived by loadprof archive from generated traces (copies of
+# $FLEET_BASE, default the shipped example, dealt over 3 hosts), then cloned.
+base="${FLEET_BASE:-examples/phases.txt.gz}"
+base_name="$(basename "$base" | sed 's/\..*//; s/[^a-z0-9]/-/g')"
 scale_archive() {
-  local nights="$1" per_night="$2" src="s3://loadprof/fleet/archive" dst="$3"
-  local first=2026-10-01
-  if [ ! -d "$work/traces/night-$first" ]; then
-    python3 bench/fleet-traces.py transforms/src/test/resources/traces/phases_process_cpu.txt.gz \
-      "$work/traces" "$per_night" 1 3
-  fi
-  if [ ! -f "$work/fleet-source.done" ]; then
+  local nights="$1" per_night="$2" dst="$3" first=2026-10-01
+  local src="s3://loadprof/fleet/src-$base_name-$per_night" traces="$work/traces-$base_name-$per_night"
+  [ -d "$traces" ] || python3 bench/fleet-traces.py "$base" "$traces" "$per_night" 1 3
+  if [ ! -f "$work/$base_name-$per_night-source.done" ]; then
     curl -fs -X POST "$proxy/__proxy/latency?ms=0" >/dev/null
-    ./loadprof archive --quiet --out "$src" --night "$first" "$work/traces/night-$first"/*.txt.gz \
+    ./loadprof archive --quiet --out "$src" --night "$first" "$traces/night-$first"/*.txt.gz \
       >"$work/fleet-source.log" 2>&1
-    touch "$work/fleet-source.done"
+    touch "$work/$base_name-$per_night-source.done"
   fi
-  if [ ! -f "$work/fleet-$nights-$per_night.done" ]; then
+  if [ ! -f "$work/$base_name-$nights-$per_night.done" ]; then
     curl -fs -X POST "$proxy/__proxy/latency?ms=0" >/dev/null
     java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.FleetArchive "$src" "$first" "$per_night" \
       "$dst" "$first" "$nights" 8 "${beam_args[@]}" 2>&1 | grep -v DEBUG | tail -3
-    touch "$work/fleet-$nights-$per_night.done"
+    touch "$work/$base_name-$nights-$per_night.done"
   fi
 }
 
@@ -163,13 +163,13 @@ scale() {
   local nights="${1:-30}" per_night="${2:-20}"
   # A bucket of its own: S3Mock lists a prefix by reading the metadata of every object of the
   # bucket, so other archives there would slow every LIST.
-  local dst="s3://fleet/n$nights-r$per_night" last
-  curl -fs -X PUT "http://127.0.0.1:$s3port/fleet" -o /dev/null || true
+  local dst="s3://fleet-$base_name/n$nights-r$per_night" last
+  curl -fs -X PUT "http://127.0.0.1:$s3port/fleet-$base_name" -o /dev/null || true
   store 0
   scale_archive "$nights" "$per_night" "$dst"
   last=$(date -d "2026-10-01 + $((nights - 1)) days" +%F)
   curl -fs -X POST "$proxy/__proxy/latency?ms=10" >/dev/null
-  echo "scale: $nights nights x $per_night runs ($((nights * per_night)) runs, 3 hosts) in $dst;" \
+  echo "scale: $nights nights x $per_night runs ($((nights * per_night)) runs of $base, 3 hosts) in $dst;" \
     "S3Mock behind 10 ms per request"
   local cp; cp="$(classpath)"
   for sel in "$last" "2026-10-01..$last"; do
