@@ -30,6 +30,8 @@ final class JobPlacement {
   private final boolean local;
   /** Beam's options: made at once for a job that Beam runs, else only if an input needs it. */
   private PipelineOptions options;
+  /** The job Beam ran, once it ran (null for a job in this JVM). */
+  private PipelineResult result;
 
   private JobPlacement(RunnerOptions runner, List<String> pipelineArgs, List<String> given,
       String outDir) throws UsageException {
@@ -69,11 +71,15 @@ final class JobPlacement {
       }
     }
     PipelineOptions beam = beamOptions(); // an input that only Beam reads
-    PipelineResult result;
     try (ProgressDisplay shown = progress.start(err, beam)) {
       result = AnalyzePipeline.run(beam, traces, archives, settings, writer);
     }
     return JobOutcome.counter(result, "unusable_runs");
+  }
+
+  /** A counter of the job Beam ran (0 when none ran, or for a job in this JVM). */
+  long counter(String name) {
+    return result == null ? 0 : JobOutcome.counter(result, name);
   }
 
   /** Whether the resolved inputs (globs expanded) run in this JVM. */

@@ -1,6 +1,8 @@
 package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.RunSelection;
+import dev.loadprof.archive.beam.WriteKeptParts;
+import dev.loadprof.report.RunByRunWriter;
 import dev.loadprof.beam.AggregateProfiles;
 import dev.loadprof.beam.BuildRunIntervals;
 import dev.loadprof.beam.JoinSamplesWithLoad;
@@ -54,17 +56,24 @@ public final class AnalyzePipeline {
         .apply("Spread traces over workers", Reshuffle.viaRandomKey());
     PCollectionTuple parsed = paths.apply("Parse traces",
         parseTraces(settings.windowMs() * 1_000_000L, settings).withRuns(traceRuns(traces)));
-    parsed = ArchiveInputs.withArchives(parsed, archives,
-        RunSelection.parse(settings.nights(), settings.hosts()));
+    String storedKind = StoredKept.kind(writer, settings);
+    PCollectionTuple archived = ArchiveInputs.read(parsed, archives,
+        RunSelection.parse(settings.nights(), settings.hosts()), storedKind);
+    parsed = ArchiveInputs.withArchives(parsed, archived);
     PCollection<EventBlock> blocks = parsed.get(ParseTraces.BLOCKS);
     PCollection<RunInfo> runs = parsed.get(ParseTraces.RUNS);
     SampleSelection samples = samples(settings);
-    blocks
+    PCollectionTuple aggregated = blocks
         .apply("Build run intervals", new BuildRunIntervals())
         .apply("Join samples with load", new JoinSamplesWithLoad(samples, runs))
-        .apply("Aggregate profiles", new AggregateProfiles())
-        .apply("Write reports", new WriteReports(runs, settings.out(),
-            filters(settings, samples), writer));
+        .apply("Aggregate profiles", new AggregateProfiles());
+    if (archived != null && !storedKind.isEmpty()) {
+      aggregated.apply("Write reports", new WriteKeptParts(runs, archived, settings.out(),
+          filters(settings, samples), (RunByRunWriter<?>) writer));
+    } else {
+      aggregated.apply("Write reports", new WriteReports(runs, settings.out(),
+          filters(settings, samples), writer));
+    }
   }
 
   /** The reports' filters: --pid, --comm, --load, --group-by, and the samples selected. */

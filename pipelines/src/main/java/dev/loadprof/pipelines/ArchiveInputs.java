@@ -15,14 +15,24 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 final class ArchiveInputs {
   private ArchiveInputs() {}
 
-  /** The parsed runs together with the runs of the archives, in the shape ParseTraces gives. */
-  static PCollectionTuple withArchives(PCollectionTuple parsed, List<String> archives,
-      RunSelection selection) {
-    if (archives.isEmpty()) {
+  /**
+   * The archives' runs as {@link ReadArchive} reads them (with stored figures of
+   * {@code storedKind} read instead of blocks, unless ""), or null without archives.
+   */
+  static PCollectionTuple read(PCollectionTuple parsed, List<String> archives,
+      RunSelection selection, String storedKind) {
+    return archives.isEmpty() ? null : parsed.getPipeline().begin()
+        .apply("Read archives", new ReadArchive(archives, selection, storedKind));
+  }
+
+  /**
+   * The parsed runs together with those read from archives ({@link #read}), in the shape
+   * ParseTraces gives.
+   */
+  static PCollectionTuple withArchives(PCollectionTuple parsed, PCollectionTuple archived) {
+    if (archived == null) {
       return parsed;
     }
-    PCollectionTuple archived = parsed.getPipeline().begin()
-        .apply("Read archives", new ReadArchive(archives, selection));
     PCollection<EventBlock> blocks = PCollectionList.of(parsed.get(ParseTraces.BLOCKS))
         .and(archived.get(ParseTraces.BLOCKS))
         .apply("Parsed and archived blocks", Flatten.pCollections());

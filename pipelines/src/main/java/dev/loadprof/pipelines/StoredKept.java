@@ -35,10 +35,16 @@ final class StoredKept<K> {
 
   /** For this job, or null when its writer stores nothing or its filters change the figures. */
   static <K> StoredKept<K> of(RunByRunWriter<K> writer, AnalyzeSettings s, List<K> kept) {
-    String kind = writer.storedKeptVersion();
+    String kind = kind(writer, s);
+    return kind.isEmpty() ? null : new StoredKept<>(writer, kind, kept);
+  }
+
+  /** The kind of figures a job with this writer and these settings stores and reads, or "". */
+  static String kind(dev.loadprof.report.AnalysisWriter writer, AnalyzeSettings s) {
     boolean unfiltered = s.pids() == null && s.comm() == null && s.load() == null
         && s.tids() == null && s.cpus() == null && s.time() == null;
-    return kind.isEmpty() || !unfiltered ? null : new StoredKept<>(writer, kind, kept);
+    return writer instanceof RunByRunWriter<?> byRun && unfiltered
+        ? byRun.storedKeptVersion() : "";
   }
 
   /**

@@ -87,6 +87,35 @@ class IncrementalNightlyTest {
         + " archive, 1 computed from their blocks"));
   }
 
+  /** The same on Beam (the DirectRunner): it stores and reads the figures the local job does. */
+  @Test
+  void onBeamColdAndWarmWriteTodaysOutputsAndShareTheStoredFigures() throws IOException {
+    Path traces = Files.createDirectories(dir.resolve("traces"));
+    List<String> fixtures = List.of("base-1", "base-2", "base-3", "cpu-1");
+    for (int i = 0; i < fixtures.size(); i++) {
+      night(traces, fixtures.get(i), i);
+    }
+    String glob = traces.resolve("*.txt.gz").toString();
+    Cli fromTraces = nightly("traces-out", glob);
+    Path archive = dir.resolve("archive");
+    assertEquals(0, E2e.cli("archive", "--out", archive.toString(), glob).exit());
+    Cli cold = nightly("beam-cold-out", "--runner", "direct", archive.toString());
+    assertSameOutputs(fromTraces, cold);
+    assertThat(cold.stderr(), containsString("figures of 0 archived runs read from the"
+        + " archive, 4 computed from their blocks"));
+    Cli warm = nightly("beam-warm-out", "--runner", "direct", archive.toString());
+    assertSameOutputs(fromTraces, warm);
+    assertThat(warm.stderr(), containsString("figures of 4 archived runs read from the"
+        + " archive, 0 computed from their blocks"));
+    deleteTree(archive.resolve("blocks"));
+    Cli beamNoBlocks = nightly("beam-no-blocks-out", "--runner", "direct", archive.toString());
+    assertSameOutputs(fromTraces, beamNoBlocks);
+    Cli local = nightly("local-out", archive.toString());
+    assertSameOutputs(fromTraces, local);
+    assertThat(local.stderr(), containsString("figures of 4 archived runs read from the"
+        + " archive, 0 computed"));
+  }
+
   @Test
   void filtersThatChangeTheFiguresComputeThemAndStoreNothing() throws IOException {
     Path archive = twoNightsArchived();

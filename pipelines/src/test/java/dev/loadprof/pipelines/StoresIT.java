@@ -194,7 +194,10 @@ class StoresIT {
     List<String> blockFiles = files(archive).stream().filter(f -> f.contains("/blocks/"))
         .toList();
     assertEquals(manifest.getBlockFiles().size(), blockFiles.size(), blockFiles.toString());
-    assertEquals(1, files(archive).stream().filter(f -> f.contains("/index/")).count());
+    List<String> index = files(archive).stream().filter(f -> f.contains("/index/")).toList();
+    // The run's index entry, and the job's night index (its name starts with '@').
+    assertEquals(1, index.stream().filter(f -> f.contains("/@")).count(), index.toString());
+    assertEquals(2, index.size(), index.toString());
   }
 
   @ParameterizedTest

@@ -16,6 +16,13 @@
  * ARCHIVE/blocks/RUN_ID/JOB-NNNNN.avro       the run's blocks (4 files per run), snappy codec
  * ARCHIVE/index/night=N/host=H/RUN_ID@JOB    the run's partitions ({@link
  *                                            dev.loadprof.archive.IndexEntry}, with a checksum)
+ * ARCHIVE/index/night=N/host=H/@JOB          the night index: the runs JOB committed (or found
+ *                                            unindexed) there, with their manifests' checksums,
+ *                                            event, window, fingerprint and block files with
+ *                                            sizes ({@link dev.loadprof.archive.NightIndex})
+ * ARCHIVE/figures/RUN_ID/JOB-bN-KIND.bin     figures computed from the run's blocks (nightly's),
+ *                                            stored by the first job that computed them ({@link
+ *                                            dev.loadprof.archive.beam.RunFigures})
  * ARCHIVE/.staging/JOB/                      files of a job that has not committed (yet)
  * </pre>
  *
@@ -24,9 +31,13 @@
  * dev.loadprof.archive.beam.CommitRun}: its block files are moved to names unique to the job
  * (blocks/RUN_ID/JOB-NNNNN.avro), (3) its manifest is created, <em>only if absent</em>, through
  * the store's create-if-absent primitive ({@link dev.loadprof.archive.beam.ExclusiveCreate}),
- * and (4) its index entry is written. An index entry therefore always has its manifest (one
- * without is damage); a run whose entry is missing (a job killed between (3) and (4)) is found
- * by readers, which list the names of runs/ and of the index, and said. Nothing relies on renaming a directory, which object
+ * and (4) its index entry is written; (5) once every run of a night and host is committed, the
+ * job writes its night index of them. An index entry therefore always has its manifest (one
+ * without is damage), and a night index lists only runs with both; a run whose entry is missing
+ * (a job killed between (3) and (4)) is found by readers, which list the names of runs/ and of
+ * the index, and said. A run of a job killed before (5) has no night index: readers check it
+ * from its entry and manifest, as before night indexes, and say so once; archiving its trace
+ * again indexes it. Nothing relies on renaming a directory, which object
  * stores cannot do atomically; moving a block file on S3 is a copy and a delete, harmless because
  * no manifest lists the file yet. Readers list runs/ (or the index) and read only the block files
  * a manifest lists, with the sizes it records, so a failed or killed job leaves nothing visible,
@@ -66,9 +77,21 @@
  * dev.loadprof.archive.beam.ArchiveListing}): each run has a night ({@link
  * dev.loadprof.archive.NightRule}: archive --night, else the run id's date, else the recording's
  * capture date, else the trace file's date) and a host (from the trace header, "_" when none). Selecting
- * nights lists only index/night=N/ for each night; hosts only, index/ (never blocks/). An index
- * entry counts only while runs/RUN_ID.avro names its job, so entries of failed jobs are ignored.
- * Format 1 archives (no index) still read whole; a selection on them says to re-archive.
+ * nights lists only index/night=N/ for each night (the whole index/ when those nights have no
+ * night index); hosts only, index/ (never blocks/). An index entry counts only while
+ * runs/RUN_ID.avro names its job, so entries of failed jobs are ignored. The client reads the
+ * night indexes of the selected partitions, one object per night, host and job, and none of the
+ * runs' own files: their entries, manifests and block files are checked in the job's workers
+ * ({@link dev.loadprof.archive.beam.RunChecks}), with the same messages. Night indexes need no
+ * new format: older loadprof versions skip them (no run id is empty). Format 1 archives (no
+ * index) still read whole; a selection on them says to re-archive.
+ *
+ * <p>Stored figures: a job whose last step keeps a small part of each run (nightly's figures,
+ * report.RunByRunWriter) stores that part of every archived run it computes, create-if-absent,
+ * under a name of the blocks' version (the manifest's job and blocks version) and of the
+ * figures' own version, and reads it back next time instead of the run's blocks, whose files it
+ * then neither checks nor reads. A run archived again (replaced, repaired) has another job and
+ * is computed again; so is every run when the figures' version is raised.
  *
  * <p>Integrity: Avro's snappy codec keeps a CRC32 per Avro block of a block file, and a block
  * file's size is in its manifest; a manifest carries the SHA-256 of its canonical encoding in its

@@ -30,13 +30,16 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
 
   /**
    * What {@link #keep} computes, stored beside archived runs: raise the number when the
-   * figures of the same blocks change (a fix in loading, joining, thread states or here).
+   * figures of the same blocks change (a fix in loading, joining, thread states or here). The
+   * name it is stored under also carries the serialization versions of its classes, so a
+   * class changed since is computed again, not misread.
    */
   public static final String KEPT_VERSION = "nightly-1";
 
   @Override
   public String storedKeptVersion() {
-    return KEPT_VERSION;
+    return KEPT_VERSION + "-" + Long.toHexString(RunAnalyses.serialVersion()
+        * 31 + java.io.ObjectStreamClass.lookup(Kept.class).getSerialVersionUID());
   }
 
   @Override

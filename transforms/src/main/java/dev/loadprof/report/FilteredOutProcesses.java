@@ -12,8 +12,6 @@ import java.util.TreeSet;
  * what it asked for and which processes there are, instead of a bare "No process samples found".
  */
 final class FilteredOutProcesses implements java.io.Serializable {
-  private static final long serialVersionUID = 1L;
-
   /** How many of the biggest left-out processes the note lists. */
   static final int LISTED = 5;
 

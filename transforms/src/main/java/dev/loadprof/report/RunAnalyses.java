@@ -25,7 +25,6 @@ public final class RunAnalyses {
    * of the thread states), which are most of a process's memory.
    */
   public static final class Part implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
     final List<RunInfo> runs;
     final List<ProcessLoad> processes;
     final FilteredOutProcesses filteredOut;
@@ -43,6 +42,26 @@ public final class RunAnalyses {
         }
       }
     }
+  }
+
+  /**
+   * The serialization versions of a part's classes, combined: a part stored with other classes
+   * (a field added since) is not read back but computed again (the version is part of the name
+   * it is stored under).
+   */
+  public static long serialVersion() {
+    long v = 17;
+    for (Class<?> c : List.of(Part.class, FilteredOutProcesses.class, RunInfo.class,
+        ProcessLoad.class, dev.loadprof.model.TraceHealth.class,
+        dev.loadprof.model.LossTimeline.class, LoadTimeline.class,
+        dev.loadprof.wall.ThreadStateSummary.class, dev.loadprof.wall.StateTimeline.class)) {
+      v = 31 * v + java.io.ObjectStreamClass.lookup(c).getSerialVersionUID();
+    }
+    for (Class<?> c : FilteredOutProcesses.class.getDeclaredClasses()) {
+      java.io.ObjectStreamClass s = java.io.ObjectStreamClass.lookup(c);
+      v = 31 * v + (s == null ? 0 : s.getSerialVersionUID());
+    }
+    return v;
   }
 
   /** The runs of a part, as assembled (their health with the join's counters added). */

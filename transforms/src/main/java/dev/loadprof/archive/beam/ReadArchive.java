@@ -61,15 +61,34 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
   private final List<String> archives;
   private final RunSelection selection;
+  /** The kind of stored figures read instead of a run's blocks ({@link RunFigures}), or "". */
+  private final String storedKind;
 
   /**
    * @param archives archive directories (any Beam filesystem)
    * @param selection the nights and hosts to read ({@link RunSelection#all()}: every run)
    */
   public ReadArchive(List<String> archives, RunSelection selection) {
+    this(archives, selection, "");
+  }
+
+  /**
+   * Reads the stored figures of {@code storedKind} of the runs that have them ({@link
+   * #STORED_FIGURES}) instead of their blocks; the others' figures are to be stored where
+   * {@link #FIGURES_TO_STORE} says.
+   */
+  public ReadArchive(List<String> archives, RunSelection selection, String storedKind) {
     this.archives = List.copyOf(archives);
     this.selection = selection;
+    this.storedKind = storedKind;
   }
+
+  /** (run id, its stored figures) of the runs whose blocks are not read. */
+  public static final TupleTag<KV<String, java.io.Serializable>> STORED_FIGURES =
+      new TupleTag<>("storedFigures") {};
+  /** (run id, where its figures are to be stored) of the runs read from their blocks. */
+  public static final TupleTag<KV<String, String>> FIGURES_TO_STORE =
+      new TupleTag<>("figuresToStore") {};
 
   @Override
   public PCollectionTuple expand(PBegin begin) {
@@ -81,13 +100,14 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         // The runs' checks (manifest, block files) spread over the workers, many at once.
         .apply("Spread runs over workers", Reshuffle.viaRandomKey())
         // One trace under several run ids (the same fingerprint) is one run: counted once.
-        .apply("Check and fingerprint runs", ParDo.of(new FingerprintFn()))
+        .apply("Check and fingerprint runs", ParDo.of(new FingerprintFn(storedKind.isEmpty())))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(ManifestToRead.class)))
         .apply("Group runs by trace content", GroupByKey.create())
         .apply("Count each trace once", ParDo.of(new OncePerTraceFn()))
         .setCoder(SerializableCoder.of(ManifestToRead.class))
-        .apply("Read run manifests", ParDo.of(new ReadManifestFn())
-            .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES)));
+        .apply("Read run manifests", ParDo.of(new ReadManifestFn(storedKind))
+            .withOutputTags(ParseTraces.RUNS, TupleTagList.of(BLOCK_FILES).and(STORED_FIGURES)
+                .and(FIGURES_TO_STORE)));
     PCollection<RunInfo> runs = manifests.get(ParseTraces.RUNS).setCoder(RunInfoCoder.of());
     PCollectionTuple read = manifests.get(BLOCK_FILES)
         .setCoder(SerializableCoder.of(BlockFileRef.class))
@@ -102,7 +122,11 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         .apply("Distinct CPUs of each run", Distinct.create())
         .apply("Count CPUs of each run", Count.perKey())
         .apply("Check manifests' CPU counts", ParDo.of(new CheckCpuCountFn()));
-    return PCollectionTuple.of(ParseTraces.BLOCKS, blocks).and(ParseTraces.RUNS, runs);
+    return PCollectionTuple.of(ParseTraces.BLOCKS, blocks).and(ParseTraces.RUNS, runs)
+        .and(STORED_FIGURES, manifests.get(STORED_FIGURES).setCoder(KvCoder.of(
+            StringUtf8Coder.of(), SerializableCoder.of(java.io.Serializable.class))))
+        .and(FIGURES_TO_STORE, manifests.get(FIGURES_TO_STORE).setCoder(KvCoder.of(
+            StringUtf8Coder.of(), StringUtf8Coder.of())));
   }
 
   /** An archived run read without a runner: its info and its block files. */
@@ -235,11 +259,18 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    */
   static final class FingerprintFn
       extends DoFn<KV<String, ArchiveListing.ManifestRef>, KV<String, ManifestToRead>> {
+    /** False when a run's block files are checked only if they are read (stored figures). */
+    private final boolean checkBlockFiles;
+
+    FingerprintFn(boolean checkBlockFiles) {
+      this.checkBlockFiles = checkBlockFiles;
+    }
+
     @ProcessElement
     public void process(@Element KV<String, ArchiveListing.ManifestRef> element,
         OutputReceiver<KV<String, ManifestToRead>> out) {
       KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(), element.getValue(),
-          true);
+          checkBlockFiles);
       if (keyed != null) {
         out.output(keyed);
       }
@@ -300,15 +331,27 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
   static final class ReadManifestFn extends DoFn<ManifestToRead, RunInfo> {
     private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
+    private final String storedKind;
+
+    ReadManifestFn(String storedKind) {
+      this.storedKind = storedKind;
+    }
 
     @ProcessElement
     public void process(@Element ManifestToRead element, MultiOutputReceiver out) {
       List<BlockFileRef> files = new ArrayList<>();
-      RunInfo run = read(element, files);
+      RunManifestRecord[] manifest = new RunManifestRecord[1];
+      RunInfo run = read(element, files, manifest);
       if (!element.sameAs().isEmpty()) {
         Metrics.counter("loadprof", "archive_duplicate_runs").inc();
       } else {
-        files.forEach(f -> out.get(BLOCK_FILES).output(f));
+        if (!RunFigures.readInstead(element.archive(), manifest[0], storedKind, files.isEmpty(),
+            out.get(STORED_FIGURES), out.get(FIGURES_TO_STORE))) {
+          if (element.indexed()) { // a night index listed it: its files are checked here
+            RunChecks.checkBlockFiles(element.archive(), element.path(), manifest[0]);
+          }
+          files.forEach(f -> out.get(BLOCK_FILES).output(f));
+        }
         // The same counters as parsing the trace, so the CLI behaves the same.
         for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
           Metrics.counter("loadprof", e.getKey()).inc(e.getValue());

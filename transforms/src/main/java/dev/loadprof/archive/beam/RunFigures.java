@@ -88,6 +88,34 @@ public final class RunFigures {
   }
 
   /**
+   * For a job that reads stored figures of {@code kind} (not "") instead of blocks: true when
+   * the run's are stored, given to {@code stored}; else false, and where they are to be stored
+   * given to {@code toStore}. Counted ("figures_read", "figures_computed").
+   */
+  static boolean readInstead(String archive, dev.loadprof.schemas.RunManifestRecord manifest,
+      String kind, boolean noBlocks,
+      org.apache.beam.sdk.transforms.DoFn.OutputReceiver<org.apache.beam.sdk.values.KV<String,
+          Serializable>> stored,
+      org.apache.beam.sdk.transforms.DoFn.OutputReceiver<org.apache.beam.sdk.values.KV<String,
+          String>> toStore) {
+    if (kind.isEmpty() || noBlocks) {
+      return false;
+    }
+    String runId = manifest.getRunId();
+    ResourceId file = file(archive, runId, manifest.getJobId(), manifest.getBlocksVersion(),
+        kind);
+    Stored found = read(file);
+    if (found != null && found.problem() == null) {
+      stored.output(org.apache.beam.sdk.values.KV.of(runId, (Serializable) found.figures()));
+      org.apache.beam.sdk.metrics.Metrics.counter("loadprof", "figures_read").inc();
+      return true;
+    }
+    toStore.output(org.apache.beam.sdk.values.KV.of(runId, file.toString()));
+    org.apache.beam.sdk.metrics.Metrics.counter("loadprof", "figures_computed").inc();
+    return false;
+  }
+
+  /**
    * Stores figures unless some are there already; true when this call stored them.
    * Best effort: a store that fails is said, and the next job computes them again.
    */
