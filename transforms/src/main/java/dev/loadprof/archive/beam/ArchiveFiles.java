@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -151,9 +153,10 @@ public final class ArchiveFiles {
   public static long readBlocks(BlockFileRef ref, Consumer<EventBlock> out) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
     String name = file.toString();
-    checkSize(file, ref.sizeBytes());
     long count = 0;
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+    // The size comes from the opened channel, not from a match first: on S3 opening already
+    // asks the store for the object's length (a HEAD), and a match is one more request per file.
+    try (InputStream in = Channels.newInputStream(openChecked(file, ref.sizeBytes()));
         DataFileStream<EventBlockRecord> records =
             new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
       EventBlockRecord reuse = null;
@@ -196,6 +199,44 @@ public final class ArchiveFiles {
     @Override
     public synchronized RuntimeException getCause() {
       return (RuntimeException) super.getCause();
+    }
+  }
+
+  /**
+   * Opens a block file after checking it exists and has the recorded size, the same checks and
+   * messages as {@link #checkSize}, in the requests of the open alone.
+   */
+  static ReadableByteChannel openChecked(ResourceId file, long expectedSize) {
+    ReadableByteChannel opened;
+    long size;
+    try {
+      opened = FileSystems.open(file);
+    } catch (IOException | RuntimeException e) {
+      throw new ArchiveCorruptException(file.toString(), "block file is missing", e);
+    }
+    if (!(opened instanceof SeekableByteChannel channel)) {
+      checkSize(file, expectedSize); // a filesystem whose channels do not know their size
+      return opened;
+    }
+    try {
+      size = channel.size();
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(channel);
+      throw corrupt(file.toString(), e);
+    }
+    if (size != expectedSize) {
+      closeQuietly(channel);
+      throw new ArchiveCorruptException(file.toString(), "corrupt or truncated Avro file ("
+          + size + " bytes, the manifest says " + expectedSize + ")", null);
+    }
+    return channel;
+  }
+
+  private static void closeQuietly(SeekableByteChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // failing already
     }
   }
 

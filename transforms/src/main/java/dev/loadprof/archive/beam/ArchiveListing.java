@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
 import org.apache.beam.sdk.io.fs.MatchResult;
 
 /**
@@ -295,7 +294,6 @@ public final class ArchiveListing {
   }
 
   private static List<MatchResult.Metadata> match(String glob) throws IOException {
-    MatchResult result = FileSystems.match(glob, EmptyMatchTreatment.ALLOW);
-    return result.status() == MatchResult.Status.OK ? result.metadata() : List.of();
+    return StoreListing.matchGlob(glob); // on S3 without a HEAD per object found
   }
 }

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Fleet-scale benches against a local S3 server with request latency (issue 35). Results are in
+# bench/RESULTS.md. Needs the tree built (mvn -q -B -o package -DskipTests, then
+# mvn -q -B -o test-compile -pl pipelines); never installs anything.
+#
+#   bench/fleet.sh store [LATENCY_MS]    starts S3Mock and the latency proxy (LatencyProxy: fixed
+#                                        latency per request, default 10 ms, requests counted by
+#                                        kind) if not running; prints the AWS_* to reach them
+#   bench/fleet.sh throughput [ROUNDS] [CPUS] [SECONDS]  archive and analyze of one synthetic
+#                                        CPUS-CPU trace (default 64 CPUs, 3 s) on local disk and on
+#                                        S3 behind the proxy, rounds interleaved, medians, the
+#                                        requests of each S3 step; outputs compared
+#   bench/fleet.sh scale [NIGHTS] [RUNS_PER_NIGHT]  the synthetic fleet archive: one night archived
+#                                        by loadprof archive, cloned into NIGHTS nights
+#                                        (FleetArchive); then requests and time of the client
+#                                        before the job (one night, all nights), a night's analyze,
+#                                        and nightly on the last night
+#   bench/fleet.sh counts | reset        the proxy's counts since the last reset
+# Everything generated goes under $FLEET_DIR (default /tmp/fleet-bench), S3Mock's data included;
+# S3Mock and the proxy keep running for the next call (bench/fleet.sh stop ends them).
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${FLEET_DIR:-/tmp/fleet-bench}"
+s3port="${FLEET_S3_PORT:-19481}"
+port="${FLEET_PROXY_PORT:-$((s3port + 1))}" # the proxy's
+proxy="http://127.0.0.1:$port"
+mkdir -p "$work"
+cd "$home"
+
+classpath() {
+  if [ ! -f "$work/test-classpath.txt" ] || [ pipelines/pom.xml -nt "$work/test-classpath.txt" ]; then
+    (cd pipelines && mvn -q -o -B dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile="$work/test-classpath.txt" >/dev/null)
+  fi
+  echo "pipelines/target/test-classes:pipelines/target/classes:transforms/target/classes:schemas/target/classes:stores/target/classes:$(cat "$work/test-classpath.txt")"
+}
+
+beam_args=(--endpoint="$proxy" --awsRegion=us-east-1
+  --s3ClientFactoryClass=dev.loadprof.stores.PathStyleS3ClientBuilderFactory
+  '--awsCredentialsProvider={"@type": "StaticCredentialsProvider", "accessKeyId": "bench", "secretAccessKey": "bench"}')
+
+store() {
+  local latency="${1:-10}"
+  if ! curl -fs "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null; then
+    mkdir -p "$work/s3"
+    # retainFilesOnExit: the generated archive survives a restart of the server
+    nohup java -Xmx768m -jar stores/target/s3mock/s3mock.jar --server.port=0 \
+      --server.address=127.0.0.1 --com.adobe.testing.s3mock.httpPort="$s3port" \
+      --com.adobe.testing.s3mock.store.root="$work/s3/data" \
+      --com.adobe.testing.s3mock.store.retainFilesOnExit=true \
+      >"$work/s3/s3mock.log" 2>&1 &
+    echo $! >"$work/s3/s3mock.pid"
+    until curl -fs -X PUT "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null; do sleep 1; done
+  fi
+  if ! curl -fs "$proxy/__proxy/counts" -o /dev/null 2>/dev/null; then
+    nohup java -Xmx256m -cp pipelines/target/test-classes dev.loadprof.bench.LatencyProxy \
+      "$port" "$s3port" "$latency" >"$work/s3/proxy.log" 2>&1 &
+    echo $! >"$work/s3/proxy-$port.pid"
+    until curl -fs "$proxy/__proxy/counts" -o /dev/null 2>/dev/null; do sleep 0.2; done
+  fi
+  curl -fs -X POST "$proxy/__proxy/latency?ms=$latency" >/dev/null
+  export AWS_ENDPOINT_URL="$proxy" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+}
+
+stop() {
+  for p in proxy-$port s3mock; do
+    [ -f "$work/s3/$p.pid" ] && kill "$(cat "$work/s3/$p.pid")" 2>/dev/null || true
+    rm -f "$work/s3/$p.pid"
+  done
+}
+
+reset() { curl -fs -X POST "$proxy/__proxy/reset" >/dev/null; }
+counts() { curl -fs "$proxy/__proxy/counts"; }
+# The counts on one line: "GET=3 HEAD=4 ... total=12".
+counts_line() { counts | grep -v '^bytes' | awk '{printf "%s=%s ", $1, $2}'; }
+
+# Wall seconds of one command (its output to a log).
+timed() {
+  local log="$1"; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >"$log" 2>&1 || { echo "FAILED ($?): $* (see $log)" >&2; tail -5 "$log" >&2; return 1; }
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+records_of() { # sample + switch + wakeup + task records read, from summary.json
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(r['records']['read'] for r in d['runs']))" "$1"
+}
+
+# Archive and analyze of one synthetic trace on local disk and on S3 behind the proxy; rounds
+# interleave the stores; per core = records / wall / 2 cores.
+throughput() {
+  local rounds="${1:-3}" cpus="${2:-64}" seconds="${3:-3}" cores=2
+  local trace="$work/tp-${cpus}x${seconds}.txt"
+  [ -f "$trace" ] || java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.GenerateBigTrace \
+    "$trace" "$cpus" "$seconds" >/dev/null
+  store 10
+  echo "throughput: $(du -h "$trace" | cut -f1) trace, $cpus CPUs; DirectRunner, $cores cores;" \
+    "S3: S3Mock behind $(curl -fs -X POST "$proxy/__proxy/latency?ms=10") per request"
+  declare -A ta tn
+  local r store archive out t
+  for r in $(seq "$rounds"); do
+    for store in local s3; do
+      archive="$work/tp-archive-$r"; out="$work/tp-out-$store"
+      [ "$store" = s3 ] && archive="s3://loadprof/tp/archive-$r-$$"
+      rm -rf "$work/tp-archive-$r" "$out"
+      reset
+      t=$(timed "$work/tp-archive-$store.log" ./loadprof archive --out "$archive" "$trace")
+      ta[$store]+="$t "
+      [ "$store" = s3 ] && echo "round $r s3 archive $t s: $(counts_line)"
+      reset
+      t=$(timed "$work/tp-analyze-$store.log" ./loadprof analyze --out "$out" "$archive")
+      tn[$store]+="$t "
+      [ "$store" = s3 ] && echo "round $r s3 analyze $t s: $(counts_line)"
+      [ "$store" = local ] && echo "round $r local archive ${ta[local]##* } analyze $t s" \
+        | sed 's/  */ /g'
+    done
+  done
+  local records; records=$(records_of "$work/tp-out-local/summary.json")
+  local ma mn la ln
+  la=$(echo "${ta[local]}" | tr ' ' '\n' | grep . | median)
+  ln=$(echo "${tn[local]}" | tr ' ' '\n' | grep . | median)
+  for store in local s3; do
+    ma=$(echo "${ta[$store]}" | tr ' ' '\n' | grep . | median)
+    mn=$(echo "${tn[$store]}" | tr ' ' '\n' | grep . | median)
+    printf '%-5s archive median %6.1f s %8.0f records/s/core (%.2fx local) | analyze median %6.1f s %8.0f records/s/core (%.2fx local)\n' \
+      "$store" "$ma" "$(echo "$records / $ma / $cores" | bc -l)" "$(echo "$la / $ma" | bc -l)" \
+      "$mn" "$(echo "$records / $mn / $cores" | bc -l)" "$(echo "$ln / $mn" | bc -l)"
+  done
+  echo "records: $records"
+  for f in profile.pb.gz histogram.txt functions.txt flame.folded; do
+    cmp -s "$work/tp-out-local/$f" "$work/tp-out-s3/$f" && echo "identical: $f" \
+      || echo "OUTPUTS DIFFER: $f"
+  done
+}
+
+# The synthetic fleet: night 1 archived by loadprof archive from generated traces (copies of
+# $FLEET_BASE, default the shipped example, dealt over 3 hosts), then cloned.
+base="${FLEET_BASE:-examples/phases.txt.gz}"
+base_name="$(basename "$base" | sed 's/\..*//; s/[^a-z0-9]/-/g')"
+scale_archive() {
+  local nights="$1" per_night="$2" dst="$3" first=2026-10-01
+  local src="s3://loadprof/fleet/src-$base_name-$per_night" traces="$work/traces-$base_name-$per_night"
+  [ -d "$traces" ] || python3 bench/fleet-traces.py "$base" "$traces" "$per_night" 1 3
+  if [ ! -f "$work/$base_name-$per_night-source.done" ]; then
+    curl -fs -X POST "$proxy/__proxy/latency?ms=0" >/dev/null
+    ./loadprof archive --quiet --out "$src" --night "$first" "$traces/night-$first"/*.txt.gz \
+      >"$work/fleet-source.log" 2>&1
+    touch "$work/$base_name-$per_night-source.done"
+  fi
+  if [ ! -f "$work/$base_name-$nights-$per_night.done" ]; then
+    curl -fs -X POST "$proxy/__proxy/latency?ms=0" >/dev/null
+    java -Xmx2g -cp "$(classpath)" dev.loadprof.bench.FleetArchive "$src" "$first" "$per_night" \
+      "$dst" "$first" "$nights" 8 "${beam_args[@]}" 2>&1 | grep -v DEBUG | tail -3
+    touch "$work/$base_name-$nights-$per_night.done"
+  fi
+}
+
+scale() {
+  local nights="${1:-30}" per_night="${2:-20}"
+  # A bucket of its own: S3Mock lists a prefix by reading the metadata of every object of the
+  # bucket, so other archives there would slow every LIST.
+  local dst="s3://fleet-$base_name/n$nights-r$per_night" last
+  curl -fs -X PUT "http://127.0.0.1:$s3port/fleet-$base_name" -o /dev/null || true
+  store 0
+  scale_archive "$nights" "$per_night" "$dst"
+  last=$(date -d "2026-10-01 + $((nights - 1)) days" +%F)
+  curl -fs -X POST "$proxy/__proxy/latency?ms=10" >/dev/null
+  echo "scale: $nights nights x $per_night runs ($((nights * per_night)) runs of $base, 3 hosts) in $dst;" \
+    "S3Mock behind 10 ms per request"
+  local cp; cp="$(classpath)"
+  for sel in "$last" "2026-10-01..$last"; do
+    java -Xmx1g -cp "$cp" dev.loadprof.cli.ClientStartBench "$proxy" "$dst" "$sel" \
+      "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' | tr '\n' ' '
+    echo
+  done
+  local t
+  reset
+  t=$(timed "$work/scale-analyze.log" ./loadprof analyze --nights "$last" --out "$work/scale-analyze" "$dst")
+  echo "analyze of night $last: $t s; $(counts_line)"
+  reset
+  t=$(timed "$work/scale-nightly.log" ./loadprof nightly --out "$work/scale-nightly" "$dst")
+  echo "nightly (all $nights nights, latest $last): $t s; $(counts_line)"
+  reset
+  t=$(timed "$work/scale-nightly2.log" ./loadprof nightly --out "$work/scale-nightly2" "$dst")
+  echo "nightly again (figures stored by the first, if any): $t s; $(counts_line)"
+}
+
+case "${1:-}" in
+  store) shift; store "$@"; echo "export AWS_ENDPOINT_URL=$proxy AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1" ;;
+  stop) stop ;;
+  counts) counts ;;
+  reset) reset ;;
+  throughput) shift; throughput "$@" ;;
+  scale) shift; scale "$@" ;;
+  *) sed -n "2,/^# Everything/p" "$0"; exit 2 ;;
+esac
