@@ -15,6 +15,7 @@ import dev.loadprof.schemas.CpuStateRecord;
 import dev.loadprof.schemas.EventBlockRecord;
 import dev.loadprof.schemas.LossTimelineRecord;
 import dev.loadprof.schemas.RunManifestRecord;
+import dev.loadprof.schemas.ThreadForkRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -141,6 +142,12 @@ public final class ArchiveConversions {
 
   // ---------------------------------------------------------------- runs
 
+  private static List<ThreadForkRecord> forkRecords(Map<Integer, long[]> forks) {
+    List<ThreadForkRecord> out = new ArrayList<>();
+    forks.forEach((tid, f) -> out.add(new ThreadForkRecord(tid, f[0], (int) f[1])));
+    return out;
+  }
+
   /** What the archive records of a run besides its RunInfo. */
   public record Storage(String fingerprint, String requestedEvent, long windowNs, long blockCount,
       List<BlockFileRecord> blockFiles, String night, String jobId) {}
@@ -171,6 +178,7 @@ public final class ArchiveConversions {
         .setSubjectPid(run.subjectPid)
         .setSubjectPids(new ArrayList<>(run.subjectPids))
         .setLossTimeline(lossRecord(run.losses))
+        .setThreadForks(forkRecords(run.threadForks))
         .setHealth(new HashMap<>(run.health.counters()))
         .setMalformedExamples(new ArrayList<>(run.health.malformedExamples()))
         .setWarnings(new ArrayList<>(run.warnings))
@@ -245,6 +253,9 @@ public final class ArchiveConversions {
     run.subjectPids.addAll(m.getSubjectPids());
     if (m.getLossTimeline() != null) {
       run.losses = lossTimeline(m.getLossTimeline());
+    }
+    for (ThreadForkRecord f : m.getThreadForks()) {
+      run.threadForks.put(f.getTid(), new long[] {f.getTimeNs(), f.getParentTid()});
     }
     // Sorted, as TraceHealth keeps them; zero counters were never stored.
     new TreeMap<>(m.getHealth()).forEach(run.health::add);

@@ -79,7 +79,8 @@ public final class RunInfo implements Serializable {
   public TreeSet<Integer> subjectPids = new TreeSet<>();
   /**
    * Threads a thread of their own process created (PERF_RECORD_FORK): tid to {fork time ns,
-   * creator tid}, for the critical path's thread-start edges. Not archived, not part of equals.
+   * creator tid}, for the critical path's thread-start edges. Archived in the manifest
+   * (thread_forks); not part of equals.
    */
   public TreeMap<Integer, long[]> threadForks = new TreeMap<>();
   /**

@@ -143,6 +143,10 @@ class ArchiveConversionsTest {
     assertEquals(run.health.counters().toString(), back.health.counters().toString());
     assertEquals(run.processNames.toString(), back.processNames.toString());
     assertEquals(run.buildIds, back.buildIds);
+    // the critical path's thread-start edges: without them an archived run's path differed
+    // from its trace's (StoresIT saw summary.json differ)
+    assertTrue(!run.threadForks.isEmpty(), "the traces record their threads' forks");
+    assertEquals(forksOf(run), forksOf(back));
     // where perf lost records, and the records around them, for compare's loss rule
     assertEquals(20, back.losses.totalLost());
     assertEquals(3, back.losses.unplaced());
@@ -152,6 +156,13 @@ class ArchiveConversionsTest {
     double records = back.losses.recordsWithin(0, Long.MAX_VALUE / 2);
     assertTrue(records > 0.9 * (run.health.get("sample_records")
         + run.health.get("switch_records")), "" + records);
+  }
+
+  private static String forksOf(RunInfo run) {
+    StringBuilder b = new StringBuilder();
+    run.threadForks.forEach((tid, f) -> b.append(tid).append('@').append(f[0]).append('<')
+        .append(f[1]).append(' '));
+    return b.toString();
   }
 
   private static RunManifestRecord manifestOf(RunInfo run) {
