@@ -53,7 +53,7 @@ public final class CriticalPaths {
     if (g.count == 0) {
       return null;
     }
-    long[] d = LongestPath.distances(g, null);
+    long[] d = LongestPath.distances(g);
     int end = LongestPath.end(g, d);
     long span = d[end];
     List<int[]> steps = LongestPath.walk(g, d, end);
@@ -142,26 +142,19 @@ public final class CriticalPaths {
       PathProfile profile, long span, List<WhatIfRequest> requests) {
     List<CriticalPath.WhatIf> out = new ArrayList<>();
     for (String f : profile.whatIfCandidates(WHAT_IF_FUNCTIONS, span)) {
-      double[] share = samples.shareOf(f::equals);
-      for (int percent : WHAT_IF_PERCENTS) {
-        out.add(predict(g, share, f, percent, span));
+      long[] predicted = LongestPath.spans(g, samples.shareOf(f::equals), WHAT_IF_PERCENTS);
+      for (int q = 0; q < WHAT_IF_PERCENTS.length; q++) {
+        out.add(new CriticalPath.WhatIf(f, WHAT_IF_PERCENTS[q], predicted[q],
+            predicted[q] - span));
       }
     }
     for (WhatIfRequest r : requests) {
-      out.add(predict(g, samples.shareOf(r.matcher()), r.regex(), r.fasterPercent(), span));
+      long predicted = LongestPath.spans(g, samples.shareOf(r.matcher()),
+          new int[] {r.fasterPercent()})[0];
+      out.add(new CriticalPath.WhatIf(r.regex(), r.fasterPercent(), predicted,
+          predicted - span));
     }
     return out;
-  }
-
-  private static CriticalPath.WhatIf predict(ExecutionGraph g, double[] share, String function,
-      int percent, long span) {
-    double[] shrink = new double[share.length];
-    for (int i = 0; i < share.length; i++) {
-      shrink[i] = share[i] * percent / 100.0;
-    }
-    long[] d = LongestPath.distances(g, shrink);
-    long predicted = d[LongestPath.end(g, d)];
-    return new CriticalPath.WhatIf(function, percent, predicted, predicted - span);
   }
 
   private static List<CriticalPath.ThreadShare> threads(Map<Integer, Long> byThread, Input in) {

@@ -47,7 +47,7 @@ final class PathProfile {
     }
     double each = (double) ns / c;
     for (int j = samples.first[i]; j < samples.first[i + 1]; j++) {
-      int stack = g.marks.sampleStack[samples.order[j]];
+      int stack = samples.stackAt[j];
       onCpu.computeIfAbsent(((long) tid << 32) | stack, k -> new double[1])[0] += each;
     }
   }

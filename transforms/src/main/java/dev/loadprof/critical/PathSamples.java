@@ -15,22 +15,40 @@ import java.util.function.Predicate;
 final class PathSamples {
   private final ExecutionGraph g;
   private final ThreadMarks m;
-  /** Samples of the edge ending at node i: order[first[i] .. first[i + 1]). */
+  /**
+   * The stacks of the samples of the edge ending at node i: stackAt[first[i] .. first[i + 1]),
+   * in the samples' order (kept by edge so that each what-if reads them in one sequential pass).
+   */
   final int[] first;
-  final int[] order;
+  final int[] stackAt;
   long unplaced;
 
   PathSamples(ExecutionGraph g) {
     this.g = g;
     this.m = g.marks;
-    Map<Integer, Integer> threadOf = new HashMap<>();
-    for (int k = 0; k < g.threadTid.length; k++) {
-      threadOf.put(g.threadTid[k], k);
+    // Thread index by tid, without boxing a tid per sample: tids sorted, their indices beside.
+    int threads = g.threadTid.length;
+    long[] tidThenIndex = new long[threads];
+    for (int k = 0; k < threads; k++) {
+      tidThenIndex[k] = ((long) g.threadTid[k] << 32) | k;
+    }
+    java.util.Arrays.sort(tidThenIndex);
+    int[] sortedTids = new int[threads];
+    for (int k = 0; k < threads; k++) {
+      sortedTids[k] = (int) (tidThenIndex[k] >> 32);
     }
     int[] edgeOf = new int[m.sampleCount];
     int[] counts = new int[g.count + 1];
+    int lastTid = 0;
+    int lastThread = -1;
     for (int s = 0; s < m.sampleCount; s++) {
-      edgeOf[s] = edgeOf(threadOf.get(m.sampleTid[s]), m.sampleTime[s]);
+      int tid = m.sampleTid[s];
+      if (lastThread == -1 || tid != lastTid) {
+        int at = java.util.Arrays.binarySearch(sortedTids, tid);
+        lastThread = at < 0 ? -2 : (int) tidThenIndex[at];
+        lastTid = tid;
+      }
+      edgeOf[s] = lastThread < 0 ? -1 : edgeOf(lastThread, m.sampleTime[s]);
       if (edgeOf[s] >= 0) {
         counts[edgeOf[s]]++;
       } else {
@@ -41,19 +59,16 @@ final class PathSamples {
     for (int i = 0; i < g.count; i++) {
       first[i + 1] = first[i] + counts[i];
     }
-    order = new int[first[g.count]];
+    stackAt = new int[first[g.count]];
     int[] next = java.util.Arrays.copyOf(first, g.count);
     for (int s = 0; s < m.sampleCount; s++) {
       if (edgeOf[s] >= 0) {
-        order[next[edgeOf[s]]++] = s;
+        stackAt[next[edgeOf[s]]++] = m.sampleStack[s];
       }
     }
   }
 
-  private int edgeOf(Integer k, long t) {
-    if (k == null) {
-      return -1;
-    }
+  private int edgeOf(int k, long t) {
     int n = g.nodeAtOrBefore(k, t);
     if (n < 0 || n + 1 >= g.threadFirst[k + 1] || g.predKind[n + 1] != ExecutionGraph.RUN) {
       return -1;
@@ -86,7 +101,7 @@ final class PathSamples {
       }
       int hit = 0;
       for (int j = first[i]; j < first[i + 1]; j++) {
-        int st = m.sampleStack[order[j]];
+        int st = stackAt[j];
         if (!known[st]) {
           known[st] = true;
           holds[st] = matches(m.stacks.get(st), function);

@@ -19,9 +19,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -58,7 +55,7 @@ public final class AnalysisAssembler {
     List<StackWeight> stacks = new ArrayList<>();
     FilteredOutProcesses filteredOut = new FilteredOutProcesses();
     List<ProcessLoad> walled = new ArrayList<>();
-    List<Supplier<Wall>> wallViews = new ArrayList<>();
+    List<WallViews.Task> wallViews = new ArrayList<>();
     // Per run without a subject, its process with the most samples (the one given a critical
     // path): known once every accumulator is seen, before the wall views run.
     Map<String, ProcessAccumulator> biggest = new HashMap<>();
@@ -98,19 +95,14 @@ public final class AnalysisAssembler {
       processes.add(load);
       stacks.addAll(acc.toStackWeights());
     }
-    // The thread states need only their own process, and sorting and merging the stacks needs
-    // none of them: both at once, on two cores. The wall views read only what they were given
-    // (their accumulator, whose join has ended, and values of the run taken here) and return
-    // new objects; this thread alone sets them on the processes and the runs, once both are done.
-    CompletableFuture<List<Wall>> wall = CompletableFuture.supplyAsync(
-        () -> wallViews.stream().map(Supplier::get).toList());
-    Analysis.SortedStacks sorted = Analysis.SortedStacks.of(stacks);
-    List<Wall> walls;
-    try {
-      walls = wall.join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
+    // The thread states need only their own process, the critical paths only theirs, and sorting
+    // and merging the stacks needs none of them: all at once (WallViews). The wall views read
+    // only what they were given (their accumulator, whose join has ended, and values of the run
+    // taken here) and return new objects; this thread alone sets them on the processes and the
+    // runs, once all are done.
+    Analysis.SortedStacks[] sorted = new Analysis.SortedStacks[1];
+    List<WallViews.Wall> walls = WallViews.compute(wallViews,
+        () -> sorted[0] = Analysis.SortedStacks.of(stacks));
     for (int i = 0; i < walled.size(); i++) {
       walled.get(i).threadStates = walls.get(i).states();
       walled.get(i).stateTimeline = walls.get(i).timeline();
@@ -126,24 +118,17 @@ public final class AnalysisAssembler {
         }
       }
     }
-    return new Analysis(runs, processes, sorted, range, GroupBy.parse(filters.groupBy()),
+    return new Analysis(runs, processes, sorted[0], range, GroupBy.parse(filters.groupBy()),
         filters.samples().describe(),
         filteredOut.noteWhenNothingLeft(filters, !processes.isEmpty(), runs.size() > 1),
         FilteredOutProcesses.selection(filters), filteredOut);
   }
 
   /**
-   * A process's whole-wall view: its thread states, report.html's state timeline, and its
-   * critical path (null when it gets none).
-   */
-  private record Wall(ThreadStateSummary states, StateTimeline timeline,
-      CriticalPath criticalPath) {}
-
-  /**
    * The work of one process's wall view, to run on another thread: it gets the run's values,
    * not the run, which this thread goes on changing (health, warnings).
    */
-  private static Supplier<Wall> wallView(RunInfo run, ProcessAccumulator acc, Filters filters,
+  private static WallViews.Task wallView(RunInfo run, ProcessAccumulator acc, Filters filters,
       LoadRange range, String comm, Map<String, ProcessAccumulator> biggest) {
     long startNs = run.startNs;
     long endNs = run.endNs;
@@ -158,15 +143,30 @@ public final class AnalysisAssembler {
     boolean hasSubject = run.hasSubject();
     boolean subject = run.isSubject(acc.pid);
     String runId = run.runId;
-    return () -> {
-      ThreadStates.Replayed replayed = ThreadStates.replay(acc.threads, endNs);
-      ThreadStateSummary states = WallView.states(acc, replayed, filter, cpus);
-      // report.html's thread-state timeline, narrowed as the thread states are.
-      StateTimeline timeline = StateTimeline.compute(replayed, acc.spanStartNs, acc.spanEndNs,
-          filter);
-      boolean wanted = hasSubject ? subject : biggest.get(runId) == acc;
-      return new Wall(states, timeline,
-          wanted ? critical.compute(acc, replayed, comm) : null);
+    return new WallViews.Task() {
+      @Override
+      public ThreadStates.Replayed replay() {
+        return ThreadStates.replay(acc.threads, endNs);
+      }
+
+      @Override
+      public WallViews.Wall states(ThreadStates.Replayed replayed) {
+        ThreadStateSummary states = WallView.states(acc, replayed, filter, cpus);
+        // report.html's thread-state timeline, narrowed as the thread states are.
+        StateTimeline timeline = StateTimeline.compute(replayed, acc.spanStartNs,
+            acc.spanEndNs, filter);
+        return new WallViews.Wall(states, timeline, null);
+      }
+
+      @Override
+      public boolean wantsCriticalPath() {
+        return hasSubject ? subject : biggest.get(runId) == acc;
+      }
+
+      @Override
+      public CriticalPath criticalPath(ThreadStates.Replayed replayed) {
+        return critical.compute(acc, replayed, comm);
+      }
     };
   }
 }
