@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * A process's execution graph over its span. Nodes are instants of its threads (the starts and
@@ -256,28 +255,62 @@ final class ExecutionGraph {
       }
       depth[i] = d;
     }
+    // A merge of the threads' nodes: a heap of threads by their next node (time, then depth,
+    // then thread), in primitive arrays (a node each step).
     int[] cursor = Arrays.copyOf(threadFirst, threadTid.length);
-    PriorityQueue<Integer> heap = new PriorityQueue<>((a, b) -> {
-      int x = cursor[a];
-      int y = cursor[b];
-      return time[x] != time[y] ? Long.compare(time[x], time[y])
-          : depth[x] != depth[y] ? Integer.compare(depth[x], depth[y]) : Integer.compare(a, b);
-    });
+    int[] heap = new int[threadTid.length];
+    int size = 0;
     for (int k = 0; k < threadTid.length; k++) {
       if (cursor[k] < threadFirst[k + 1]) {
-        heap.add(k);
+        heap[size++] = k;
       }
+    }
+    for (int h = size / 2 - 1; h >= 0; h--) {
+      siftDown(heap, size, h, cursor, depth);
     }
     int[] out = new int[count];
     int o = 0;
-    while (!heap.isEmpty()) {
-      int k = heap.poll();
+    while (size > 0) {
+      int k = heap[0];
       out[o++] = cursor[k]++;
-      if (cursor[k] < threadFirst[k + 1]) {
-        heap.add(k);
+      if (cursor[k] >= threadFirst[k + 1]) {
+        heap[0] = heap[--size];
       }
+      siftDown(heap, size, 0, cursor, depth);
     }
     return out;
+  }
+
+  private void siftDown(int[] heap, int size, int h, int[] cursor, int[] depth) {
+    int k = heap[h];
+    while (true) {
+      int c = 2 * h + 1;
+      if (c >= size) {
+        break;
+      }
+      if (c + 1 < size && before(heap[c + 1], heap[c], cursor, depth)) {
+        c++;
+      }
+      if (!before(heap[c], k, cursor, depth)) {
+        break;
+      }
+      heap[h] = heap[c];
+      h = c;
+    }
+    heap[h] = k;
+  }
+
+  /** Whether thread a's next node comes before thread b's. */
+  private boolean before(int a, int b, int[] cursor, int[] depth) {
+    int x = cursor[a];
+    int y = cursor[b];
+    if (time[x] != time[y]) {
+      return time[x] < time[y];
+    }
+    if (depth[x] != depth[y]) {
+      return depth[x] < depth[y];
+    }
+    return a < b;
   }
 
   /** The program's stacks: whether frames name a sleep on a timer. */

@@ -39,6 +39,9 @@ final class PathSamples {
     }
     int[] edgeOf = new int[m.sampleCount];
     int[] counts = new int[g.count + 1];
+    // Per thread, the node its last sample was placed after: a thread's samples come mostly in
+    // time order, so the next is mostly there or a few nodes on (a binary search otherwise).
+    int[] hint = java.util.Arrays.copyOf(g.threadFirst, threads);
     int lastTid = 0;
     int lastThread = -1;
     for (int s = 0; s < m.sampleCount; s++) {
@@ -48,7 +51,7 @@ final class PathSamples {
         lastThread = at < 0 ? -2 : (int) tidThenIndex[at];
         lastTid = tid;
       }
-      edgeOf[s] = lastThread < 0 ? -1 : edgeOf(lastThread, m.sampleTime[s]);
+      edgeOf[s] = lastThread < 0 ? -1 : edgeOf(lastThread, m.sampleTime[s], hint);
       if (edgeOf[s] >= 0) {
         counts[edgeOf[s]]++;
       } else {
@@ -68,12 +71,32 @@ final class PathSamples {
     }
   }
 
-  private int edgeOf(int k, long t) {
-    int n = g.nodeAtOrBefore(k, t);
+  private int edgeOf(int k, long t, int[] hint) {
+    int n = nodeAtOrBefore(k, t, hint);
     if (n < 0 || n + 1 >= g.threadFirst[k + 1] || g.predKind[n + 1] != ExecutionGraph.RUN) {
       return -1;
     }
     return n + 1;
+  }
+
+  /** g.nodeAtOrBefore(k, t), looked for first from the thread's hint on. */
+  private int nodeAtOrBefore(int k, long t, int[] hint) {
+    int h = hint[k];
+    int end = g.threadFirst[k + 1];
+    if (h < end && g.time[h] <= t) {
+      for (int steps = 0; steps < 8; steps++) {
+        if (h + 1 >= end || g.time[h + 1] > t) {
+          hint[k] = h;
+          return h;
+        }
+        h++;
+      }
+    }
+    int n = g.nodeAtOrBefore(k, t);
+    if (n >= 0) {
+      hint[k] = n;
+    }
+    return n;
   }
 
   int count(int edge) {
