@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What-if speed-ups checked against re-runs (issue 33 item 6). Root, perf.
 #   bench/whatif.sh [RUNS] [PROGRAM...]      (RUNS default 5; PROGRAM: forkjoin convoy pipeline
-#                                             sleeper, default all)
+#                                             sleeper mixed, default all)
 # For each program of bench/workloads/ (built into the work directory), records the unchanged
 # program ("before") RUNS times and, for each case below, the program with one function made
 # P % cheaper through its knob (FUNCTION=100-P, see knobs.h) RUNS times, each with
@@ -23,7 +23,7 @@ home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-5}"
 shift || true
 programs=("$@")
-[ ${#programs[@]} -gt 0 ] || programs=(forkjoin convoy pipeline sleeper)
+[ ${#programs[@]} -gt 0 ] || programs=(forkjoin convoy pipeline sleeper mixed)
 work="${WHATIF_DIR:-/tmp/loadprof-whatif}"
 export WHATIF_FIFO="${WHATIF_FIFO-10}"
 # PROGRAM:FUNCTION:PERCENT_FASTER. The 50 % cases of branch_long, critical_section and
@@ -34,13 +34,22 @@ cases=(forkjoin:serial_part:50 forkjoin:branch_long:25 forkjoin:branch_long:50
   forkjoin:branch_short:50
   convoy:critical_section:25 convoy:critical_section:50 convoy:outside_work:50
   pipeline:produce_item:25 pipeline:produce_item:50 pipeline:consume_item:50
-  sleeper:tick_work:50 sleeper:side_work:50)
+  sleeper:tick_work:50 sleeper:side_work:50
+  mixed:serial_section:25 mixed:serial_section:50)
 [ -z "${WHATIF_CASES:-}" ] || read -r -a cases <<<"$WHATIF_CASES"
 [ "$(id -u)" = 0 ] || { echo "bench/whatif.sh: needs root (loadprof record in system mode)" >&2; exit 2; }
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "bench/whatif.sh: RUNS is a number, got '$runs'" >&2; exit 2; }
 rm -rf "$work"
 mkdir -p "$work/bin"
 make -s -C "$home/bench/workloads" OUT="$work/bin"
+# mixed: ../shared/workloads' program, which the model was not tuned on (workloads/mixed-knob.sh).
+if [[ " ${programs[*]} " == *" mixed "* ]]; then
+  shared="$home/../shared/workloads"
+  [ -f "$shared/mixed.c" ] || { echo "bench/whatif.sh: mixed needs $shared/mixed.c" >&2; exit 2; }
+  cc -O1 -fno-omit-frame-pointer -g -Wall -pthread -o "$work/bin/mixed-program" "$shared/mixed.c" -pthread
+  export MIXED="$work/bin/mixed-program"
+  cp "$home/bench/workloads/mixed-knob.sh" "$work/bin/mixed"
+fi
 cd "$home"
 ./loadprof --help >/dev/null # builds this tree if needed
 
