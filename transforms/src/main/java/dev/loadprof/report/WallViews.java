@@ -43,8 +43,10 @@ final class WallViews {
    * The tasks' walls, in the tasks' order; alongside runs on this thread meanwhile.
    */
   static List<Wall> compute(List<Task> tasks, Runnable alongside) {
+    // At most 3 wall threads: each holds a process's replay while it works, and a system-wide
+    // recording's hundreds of small processes gain little from more.
     int cores = Runtime.getRuntime().availableProcessors();
-    ExecutorService states = Executors.newFixedThreadPool(Math.max(1, cores - 1),
+    ExecutorService states = Executors.newFixedThreadPool(Math.max(1, Math.min(3, cores - 1)),
         daemon("loadprof-wall"));
     // One thread for the paths: a run has one subject process mostly, whose path is the work
     // the others wait for; the wall threads take the rest meanwhile.
