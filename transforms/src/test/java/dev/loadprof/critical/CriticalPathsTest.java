@@ -172,4 +172,29 @@ class CriticalPathsTest {
     assertTrue(predicted.contains("work_b") && predicted.contains("serial"), predicted::toString);
     assertTrue(!predicted.contains("join"), predicted::toString);
   }
+
+  /**
+   * Without wake-up records a wait is a fixed edge: a per-process recording of mixed printed
+   * "if serial_section were 50 % faster: -0.3 ms" for 50 ms of serial work removed. No unasked
+   * what-if then, and an asked one comes with a note that it shows too little gain.
+   */
+  @org.junit.jupiter.api.Test
+  void withoutWakeUpRecordsNoUnaskedWhatIfAndAnAskedOneIsFlagged() {
+    java.util.function.Supplier<ProgramMarks> program = () -> new ProgramMarks()
+        .run(100, 0, 10, "serial", "main").fork(101, 10, 100)
+        .out(100, 10, 'S', "futex_wait")
+        .run(101, 10, 30, "work", "worker").out(101, 30, 'X', null)
+        .run(100, 30, 40, "serial", "main");
+    CriticalPath unasked = program.get().path(List.of(), false);
+    assertTrue(unasked.whatIfs().isEmpty(), unasked.whatIfs()::toString);
+    assertTrue(unasked.notes().stream().anyMatch(n -> n.startsWith("no what-ifs: without"
+        + " wake-up records")), unasked.notes()::toString);
+    CriticalPath asked = program.get().path(List.of(WhatIfRequest.parse("^serial$=50%")), false);
+    assertEquals(1, asked.whatIfs().size(), asked.whatIfs()::toString);
+    assertTrue(asked.notes().stream().anyMatch(n -> n.startsWith("the what-ifs keep every wait"
+        + " fixed")), asked.notes()::toString);
+    CriticalPath withWakers = program.get().path(List.of());
+    assertTrue(!withWakers.whatIfs().isEmpty(), "with wake-up records the top functions get"
+        + " what-ifs");
+  }
 }

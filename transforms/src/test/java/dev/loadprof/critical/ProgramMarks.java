@@ -66,10 +66,15 @@ public final class ProgramMarks {
   }
 
   public CriticalPath path(List<WhatIfRequest> whatIfs) {
+    return path(whatIfs, true);
+  }
+
+  /** The path, as from a recording with wake-up records (hasWakers) or without. */
+  public CriticalPath path(List<WhatIfRequest> whatIfs, boolean hasWakers) {
     marks.noteEnd(end);
     ThreadStates.Replayed r = ThreadStates.replay(marks, end);
     return CriticalPaths.compute(new CriticalPaths.Input(r, 0, end, PID, "prog",
-        pid -> pid == 7 ? "noise" : "pid " + pid, forks, true, whatIfs, List.of()));
+        pid -> pid == 7 ? "noise" : "pid " + pid, forks, hasWakers, whatIfs, List.of()));
   }
 
   public static long ms(double v) {
