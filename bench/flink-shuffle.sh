@@ -9,7 +9,9 @@
 # (built here; `mixed MIXED_ITERS 2 2`, ~18 s),
 # turned into text by perf script (root, perf); or a path to a trace file of your own.
 # Each input: `analyze --runner flink` of the text, `archive --runner flink` of it, and
-# `analyze --runner flink` of that archive, one Flink run at a time.
+# `analyze --runner flink` of that archive, one Flink run at a time (runner-configs/flink-local:
+# parallelism 2). FLINK_SHUFFLE_ARGS adds options to every run (e.g. --parallelism=1, with
+# FLINK_SHUFFLE_LABEL=-p1 to keep its runs apart). Tables to stdout, runs under $BENCH_DIR/runs/.
 #
 # How the bytes are read: Flink finds metric reporters only as services, so a directory under
 # $BENCH_DIR holds ShuffleBytesReporter (pipelines' test sources) and its META-INF/services
@@ -23,6 +25,9 @@
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${BENCH_DIR:-/tmp/flink-shuffle}"
+rest_port="${FLINK_SHUFFLE_REST_PORT:-18431}" # the embedded cluster's REST API, on loopback
+extra="${FLINK_SHUFFLE_ARGS:-}" # more options for every run, e.g. --parallelism=1
+suffix="${FLINK_SHUFFLE_LABEL:-}" # appended to each input's name in runs/ and the tables
 cd "$home"
 [ $# -gt 0 ] || set -- example synth
 mkdir -p "$work"
@@ -76,23 +81,37 @@ run() { # NAME JOB LOADPROF-ARGS...: one Flink run with the reporter, its counte
   mkdir -p "$dir/conf"
   printf '%s\n' "metrics.reporters: shuffle" \
     "metrics.reporter.shuffle.factory.class: dev.loadprof.bench.ShuffleBytesReporter\$Factory" \
-    "metrics.reporter.shuffle.file: $dir/metrics.tsv" >"$dir/conf/config.yaml"
+    "metrics.reporter.shuffle.file: $dir/metrics.tsv" \
+    "rest.bind-address: 127.0.0.1" "rest.address: 127.0.0.1" \
+    "rest.bind-port: $rest_port" "rest.port: $rest_port" >"$dir/conf/config.yaml"
   local cmd
-  read -r -a cmd <<<"$(LOADPROF_DRY_RUN=1 ./loadprof "$@" --runner flink --flinkConfDir="$dir/conf")"
+  read -r -a cmd <<<"$(LOADPROF_DRY_RUN=1 ./loadprof "$@" --runner flink --flinkConfDir="$dir/conf" $extra)"
   local i
   for i in "${!cmd[@]}"; do
     [ "${cmd[$i]}" = -cp ] && cmd[$((i + 1))]="${cmd[$((i + 1))]}:$reporter"
   done
   cmd=("${cmd[0]}" "-Dloadprof.home=$home" "${cmd[@]:1}")
-  echo "$name $job: ./loadprof $* --runner flink --flinkConfDir=$dir/conf" >&2
-  /usr/bin/time -f '%e s wall, %M KB max RSS' -o "$dir/time" "${cmd[@]}" >"$dir/console.txt" 2>&1 \
-    || { tail -20 "$dir/console.txt" >&2; exit 1; }
+  echo "$name $job: ./loadprof $* --runner flink --flinkConfDir=$dir/conf $extra" >&2
+  /usr/bin/time -f '%e s wall, %M KB max RSS' -o "$dir/time" "${cmd[@]}" >"$dir/console.txt" 2>&1 &
+  local pid=$! id=""
+  # The job's plan (which edge is a hash shuffle, a forward or a broadcast) from the embedded
+  # cluster's REST API while the job runs; the table prints each task's consumers with it.
+  while kill -0 "$pid" 2>/dev/null && [ ! -s "$dir/plan.json" ]; do
+    sleep 0.5
+    id=$(curl -sf "http://127.0.0.1:$rest_port/jobs" 2>/dev/null \
+      | python3 -c 'import json, sys; j = json.load(sys.stdin)["jobs"]; print(j[0]["id"] if j else "")' 2>/dev/null) || true
+    # (a job still being set up answers with an empty plan: asked again)
+    [ -n "$id" ] && curl -sf "http://127.0.0.1:$rest_port/jobs/$id/plan" 2>/dev/null \
+      | grep -q '"nodes"' && curl -sf "http://127.0.0.1:$rest_port/jobs/$id/plan" >"$dir/plan.json" || true
+  done
+  wait "$pid" || { tail -20 "$dir/console.txt" >&2; exit 1; }
+  [ -s "$dir/plan.json" ] || echo "  (no plan: the REST API on port $rest_port did not answer)" >&2
   echo "  $(cat "$dir/time"), $(wc -l <"$dir/metrics.tsv") counters" >&2
 }
 
 for name in "$@"; do
   file="$(input_file "$name")"
-  label="$(basename "$name")"
+  label="$(basename "$name")$suffix"
   ls -l "$file" >&2
   run "$label" analyze analyze -o "$work/runs/$label-analyze/out" "$file"
   rm -rf "$work/archive-$label"
@@ -100,6 +119,6 @@ for name in "$@"; do
   run "$label" analyze-archive analyze -o "$work/runs/$label-analyze-archive/out" "$work/archive-$label"
   for job in analyze archive analyze-archive; do
     python3 bench/flink_shuffle_table.py "$work/runs/$label-$job/metrics.tsv" \
-      "$work/runs/$label-analyze/out/summary.json" "$label $job"
+      "$work/runs/$label-analyze/out/summary.json" "$label $job" "$work/runs/$label-$job/plan.json"
   done
 done
