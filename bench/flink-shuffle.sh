@@ -6,8 +6,8 @@
 # Inputs (default: example synth): example = examples/phases.txt.gz (real, 2 CPUs); synth = a
 # GenerateBigTrace 64-CPU text with switches and wakeups (64 CPUs x 2 s: 0.24 GB); real = a
 # system-wide perf recording (cpu-clock + sched_switch, -g) of /work/shared/workloads/mixed.c
-# (built here; `mixed MIXED_ITERS 2 2`, ~18 s),
-# turned into text by perf script (root, perf); or a path to a trace file of your own.
+# (built here; `mixed MIXED_ITERS 2 2`: every process on the machine is in it), turned into text
+# by perf script (root, perf); or a path to a trace file of your own.
 # Each input: `analyze --runner flink` of the text, `archive --runner flink` of it, and
 # `analyze --runner flink` of that archive, one Flink run at a time (runner-configs/flink-local:
 # parallelism 2). FLINK_SHUFFLE_ARGS adds options to every run (e.g. --parallelism=1, with
@@ -63,7 +63,7 @@ input_file() { # NAME -> path of the trace text (made if missing)
       if [ ! -f "$f" ]; then
         cc -O1 -fno-omit-frame-pointer -g -pthread -I/work/shared/workloads -o "$work/mixed" \
           /work/shared/workloads/mixed.c
-        # ~6 ms per iteration: MIXED_ITERS=3000 records ~18 s of both CPUs
+        # ~6 ms per iteration: MIXED_ITERS=3000 is ~18 s on idle CPUs (50 s at load 13, RESULTS 35)
         perf record -k mono -a -g -e cpu-clock -e sched:sched_switch -o "$work/real-mixed.data" \
           -- "$work/mixed" "${MIXED_ITERS:-3000}" 2 2 >/dev/null 2>"$work/real-record.log"
         perf script -i "$work/real-mixed.data" >"$f" 2>>"$work/real-record.log"
