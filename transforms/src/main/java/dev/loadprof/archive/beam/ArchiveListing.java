@@ -6,9 +6,7 @@ import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -383,9 +381,8 @@ public final class ArchiveListing {
   /** Reads and checks an index entry's content against its name. */
   private static IndexEntry read(String archive, String path, Entry e) {
     byte[] bytes;
-    try (InputStream in = Channels.newInputStream(FileSystems.open(
-        FileSystems.matchNewResource(path, false)))) {
-      bytes = in.readAllBytes();
+    try {
+      bytes = StoreListing.read(path);
     } catch (IOException ex) {
       throw ArchiveCorruptException.ofRun(archive, e.runId, null, path,
           "the index entry cannot be read (" + ex + ")", ex);
