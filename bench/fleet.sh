@@ -15,7 +15,7 @@
 #                                        (FleetArchive); then requests and time of the client
 #                                        before the job (one night, all nights), a night's analyze,
 #                                        and nightly on the last night
-#   bench/fleet.sh tenk [ROUNDS]         issue 35's targets at 10,000 runs (see tenk_archives):
+#   bench/fleet.sh tenk [ROUNDS] [all|client|nightly]  issue 35's targets at 10,000 runs (see tenk_archives):
 #                                        the client before a job on a 10,000-run night, and
 #                                        analyze of night 30 vs nightly with nights 1-29's figures
 #                                        stored; on moto's S3 server (FLEET_STORE=moto) by default
@@ -88,7 +88,7 @@ stop() {
 reset() { curl -fs -X POST "$proxy/__proxy/reset" >/dev/null; }
 counts() { curl -fs "$proxy/__proxy/counts"; }
 # The counts on one line: "GET=3 HEAD=4 ... total=12".
-counts_line() { counts | grep -v '^bytes' | awk '{printf "%s=%s ", $1, $2}'; }
+counts_line() { counts | grep -v "^bytes" | awk '{printf "%s=%s ", $1, $2}'; }
 
 # Wall seconds of one command (its output to a log).
 timed() {
@@ -250,20 +250,22 @@ tenk_archives() {
 }
 
 tenk() {
-  local rounds="${1:-3}" cp t r
+  local rounds="${1:-3}" parts="${2:-all}" cp t r
   store 0
   cp="$(classpath)"
   tenk_archives "$cp"
   curl -fs -X POST "$proxy/__proxy/latency?ms=10" >/dev/null
   echo "tenk: $store_kind behind 10 ms per request; $(git rev-parse --short HEAD); load $(cut -d' ' -f1-3 /proc/loadavg)"
-  for r in $(seq "$rounds"); do
+  [ "$parts" = nightly ] || for r in $(seq "$rounds"); do
     echo "client, night 30 of fleet-a10k (10,000 runs, 100 hosts), round $r: $(java -Xmx1g -cp "$cp" \
       dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive 2026-10-30 \
       "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' | tr '\n' ' ')"
   done
-  echo "client, nights 1-30 of fleet-a10k (12,900 runs): $(java -Xmx1g -cp "$cp" \
-    dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive 2026-10-01..2026-10-30 \
-    "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' | tr '\n' ' ')"
+  [ "$parts" = nightly ] || echo "client, nights 1-30 of fleet-a10k (12,900 runs): $(java \
+    -Xmx1g -cp "$cp" dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive \
+    2026-10-01..2026-10-30 "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' \
+    | tr '\n' ' ')"
+  [ "$parts" = client ] && return
   local night30=() h k
   for h in $(seq 0 9); do for k in $(seq 1 10); do
     night30+=("s3://fleet-b100/archive/figures/$(printf 'host%03d-b%03d-2026-10-30/' "$h" "$k")")
@@ -271,7 +273,7 @@ tenk() {
   local ta=() tn=()
   for r in $(seq "$rounds"); do
     java -cp "$cp" dev.loadprof.bench.UploadTree delete "http://127.0.0.1:$s3port" "${night30[@]}" \
-      2>&1 | grep -c '^deleted [1-9]' | sed 's/^/night 30 runs with figures deleted: /'
+      2>&1 | awk '/^deleted [1-9]/ {n++} END {print "night 30 runs whose figures were deleted: " n+0}'
     reset
     t=$(timed "$work/tenk-analyze.log" ./loadprof analyze --nights 2026-10-30 \
       --out "$work/tenk-analyze" s3://fleet-b100/archive)
