@@ -21,12 +21,24 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * A store for tests that counts the requests made to it: "counting:///PATH" is the local file
  * PATH, and every call Beam's FileSystems make of a store (a listing or a file's metadata, an
  * open, a create, a copy, a rename, a delete) counts as one request of its kind, as an object
- * store would be asked. A listing of many names counts once here (an object store pages it per
- * 1000 keys).
+ * store would be asked. A listing counts one request per page of {@link #pageSize} names found
+ * (an object store pages it per 1000 keys; a test sets fewer to see a listing grow).
  */
 public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> {
   public static final String SCHEME = "counting";
   private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
+  private static final List<String> LISTED = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private static volatile int pageSize = 1000;
+
+  /** Names per listing page, as a store pages its listings (S3: 1000). */
+  public static void pageSize(int names) {
+    pageSize = names;
+  }
+
+  /** The globs listed since the last {@link #reset}, in order. */
+  public static List<String> listed() {
+    return List.copyOf(LISTED);
+  }
 
   /** Requests by kind: LIST (a glob), HEAD (one file's metadata), GET, PUT, COPY, DELETE. */
   public static Map<String, Long> counts() {
@@ -41,6 +53,7 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
 
   public static void reset() {
     COUNTS.clear();
+    LISTED.clear();
   }
 
   private static void count(String kind) {
@@ -62,8 +75,16 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
     for (String spec : specs) {
       String local = local(spec);
       boolean glob = local.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
-      count(glob ? "LIST" : "HEAD");
       MatchResult m = FileSystems.match(local);
+      if (!glob) {
+        count("HEAD");
+      } else {
+        LISTED.add(spec);
+        int found = m.status() == MatchResult.Status.OK ? m.metadata().size() : 0;
+        for (int page = 0; page < Math.max(1, (found + pageSize - 1) / pageSize); page++) {
+          count("LIST");
+        }
+      }
       if (m.status() != MatchResult.Status.OK) {
         out.add(m);
         continue;

@@ -1,6 +1,7 @@
 package dev.loadprof.stores;
 
 import dev.loadprof.archive.beam.StoreListing;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,14 +14,17 @@ import org.apache.beam.sdk.io.aws2.options.S3Options;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * An S3 glob listed from ListObjectsV2 pages alone: one request per 1,000 keys under the glob's
- * fixed prefix, where Beam's S3 match adds a HEAD per object found. The client is made from the
+ * fixed prefix, where Beam's S3 match adds a HEAD per object found; and a small object read with
+ * one GetObject, where Beam's S3 open asks for its length with a HEAD first. The client is made from the
  * pipeline options Beam's FileSystems were set up with (captured by {@link OptionsCapture}), so
  * it has the same endpoint, credentials and timeouts.
  */
@@ -69,6 +73,24 @@ public final class S3Listing implements StoreListing {
       throw new IOException("cannot list " + glob + ": " + e.getMessage(), e);
     }
     return found;
+  }
+
+  /** One GetObject: Beam's S3 open would first ask for the object's length with a HEAD. */
+  @Override
+  public byte[] readWhole(String path) throws IOException {
+    String rest = path.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    if (slash <= 0) {
+      throw new IOException("not an S3 path: " + path);
+    }
+    try {
+      return client().getObjectAsBytes(GetObjectRequest.builder().bucket(rest.substring(0, slash))
+          .key(rest.substring(slash + 1)).build()).asByteArray();
+    } catch (NoSuchKeyException e) {
+      throw new FileNotFoundException(path + " does not exist");
+    } catch (S3Exception e) {
+      throw new IOException("cannot read " + path + ": " + e.getMessage(), e);
+    }
   }
 
   static int firstWildcard(String glob) {

@@ -34,8 +34,10 @@
  * and (4) its index entry is written; (5) once every run of a night and host is committed, the
  * job writes its night index of them. An index entry therefore always has its manifest (one
  * without is damage), and a night index lists only runs with both; a run whose entry is missing
- * (a job killed between (3) and (4)) is found by readers, which list the names of runs/ and of
- * the index, and said. A run of a job killed before (5) has no night index: readers check it
+ * (a job killed between (3) and (4)) is found by readers that list the names of runs/ and of
+ * the index (the whole archive, or nights without night indexes), and said; a selection of
+ * nights that night indexes cover does not list runs/, and does not see it until its trace is
+ * archived again. A run of a job killed before (5) has no night index: readers check it
  * from its entry and manifest, as before night indexes, and say so once; archiving its trace
  * again indexes it. Nothing relies on renaming a directory, which object
  * stores cannot do atomically; moving a block file on S3 is a copy and a delete, harmless because
@@ -81,7 +83,9 @@
  * night index); hosts only, index/ (never blocks/). An index entry counts only while
  * runs/RUN_ID.avro names its job, so entries of failed jobs are ignored. The client reads the
  * night indexes of the selected partitions, one object per night, host and job, and none of the
- * runs' own files: their entries, manifests and block files are checked in the job's workers
+ * runs' own files (nor a listing of runs/: a manifest is named by its run id): their entries,
+ * manifests (a missing one is damage, named there) and block files are checked in the job's
+ * workers
  * ({@link dev.loadprof.archive.beam.RunChecks}), with the same messages. Night indexes need no
  * new format: older loadprof versions skip them (no run id is empty). Format 1 archives (no
  * index) still read whole; a selection on them says to re-archive.

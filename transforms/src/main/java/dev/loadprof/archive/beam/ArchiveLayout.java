@@ -2,7 +2,6 @@ package dev.loadprof.archive.beam;
 
 import dev.loadprof.archive.ArchiveConversions;
 import java.io.IOException;
-import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.beam.sdk.io.FileSystems;
@@ -127,12 +126,11 @@ public final class ArchiveLayout {
 
   /** The format version its marker states (1 when the marker names none). */
   public static int formatVersion(String archive) throws IOException {
-    try (java.io.InputStream in = Channels.newInputStream(FileSystems.open(marker(archive)))) {
-      String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"version\"\\s*:\\s*(\\d+)")
-          .matcher(json);
-      return m.find() ? Integer.parseInt(m.group(1)) : 1;
-    }
+    String json = new String(StoreListing.read(marker(archive).toString()),
+        StandardCharsets.UTF_8);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"version\"\\s*:\\s*(\\d+)")
+        .matcher(json);
+    return m.find() ? Integer.parseInt(m.group(1)) : 1;
   }
 
   /**

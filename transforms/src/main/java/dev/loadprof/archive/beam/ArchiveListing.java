@@ -6,9 +6,7 @@ import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,15 +15,19 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.ResourceId;
 
 /**
  * Lists the runs of an archive that a {@link RunSelection} asks for. All runs: one listing of
  * runs/. Some nights or hosts: the index entries of those nights (or, hosts only, of every
  * night), each pointing at runs/RUN_ID.avro and read and checked ({@link IndexEntry}); blocks/
- * is never listed. Either way the names of runs/ and of the whole index are listed (names only)
- * and compared: an index entry without its manifest is damage, and a run without an index entry
- * (a job killed between the two, or a deleted entry) is found, read if it is selected, and said,
- * never silently dropped.
+ * is never listed. When night indexes cover the selected nights, runs/ is not listed either (it
+ * grows with the whole archive, not with the selection): a run's manifest is named by its run
+ * id, and one that is missing fails the job where it is read ({@link RunChecks}), naming the run.
+ * Otherwise the names of runs/ and of the whole index are listed (names only) and compared: an
+ * index entry without its manifest is damage, and a run without an index entry (a job killed
+ * between the two, or a deleted entry) is found, read if it is selected, and said, never
+ * silently dropped.
  */
 public final class ArchiveListing {
   private ArchiveListing() {}
@@ -55,6 +57,31 @@ public final class ArchiveListing {
     public boolean accepts(RunManifestRecord manifest) {
       return indexedJobId.isEmpty() || indexedJobId.equals(manifest.getJobId());
     }
+
+    /**
+     * What to throw when the manifest is not there, or null when that is no damage (a run
+     * listed from runs/ and gone since, or an empty entry of format 2, of a job that may have
+     * failed): an index entry or a night index led here, and both are written after the
+     * manifest, which is never deleted.
+     */
+    public ArchiveCorruptException missing(String archive) {
+      if (entry != null) {
+        return missingManifest(archive, entry.name().runId(),
+            indexed != null ? indexed.source() : entry.source(), path, entry.path());
+      }
+      if (indexed != null) {
+        return missingManifest(archive, indexed.runId(), indexed.source(), path, null);
+      }
+      return null;
+    }
+  }
+
+  /** A run whose index entry (or, when {@code entryPath} is null, night index) is there. */
+  static ArchiveCorruptException missingManifest(String archive, String runId, String source,
+      String manifestPath, String entryPath) {
+    return ArchiveCorruptException.ofRun(archive, runId, source, manifestPath,
+        "the run's manifest is missing (" + (entryPath != null ? "its index entry " + entryPath
+            + " is there" : "its night index lists it") + ")", null);
   }
 
   /**
@@ -64,6 +91,11 @@ public final class ArchiveListing {
   public record Listing(List<ManifestRef> refs, List<String> warnings, int unindexed) {
     Listing(List<ManifestRef> refs, List<String> warnings) {
       this(refs, warnings, (int) refs.stream().filter(r -> r.indexed() == null).count());
+    }
+
+    /** The refs, with the runs no night index lists counted as {@code listed} has them. */
+    static Listing of(List<ManifestRef> refs, List<ManifestRef> listed, List<String> warnings) {
+      return new Listing(refs, warnings, new Listing(listed, warnings).unindexed());
     }
   }
 
@@ -89,7 +121,8 @@ public final class ArchiveListing {
    * among them of the selected partitions are read, and the index entries of runs they list
    * are not: a night of many runs costs a listing and one object per host and job. Entries no
    * night index covers (archives written before them, or a job killed before writing one) are
-   * read one by one, as before.
+   * read one by one, as before. runs/ is listed only when no night index is among the selected
+   * nights' (or none are selected): a night's requests do not grow with the archive.
    */
   public static Listing listChecked(String archive, int version, RunSelection selection)
       throws IOException {
@@ -118,6 +151,9 @@ public final class ArchiveListing {
         wholeIndex = true;
       }
     }
+    if (!wholeIndex) { // nights selected, and night indexes among them (format 3 on)
+      return byNightIndexes(archive, root, entries, version, selection);
+    }
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
     for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive))) {
       String name = m.resourceId().getFilename();
@@ -135,12 +171,9 @@ public final class ArchiveListing {
         : nightIndexLines(archive, root, entries, selection);
     Map<String, NightIndex.Run> linesOfEntries = new TreeMap<>(); // run id -> its entry's line
     Set<String> indexed = new TreeSet<>();
-    for (MatchResult.Metadata m : entries) {
-      String path = m.resourceId().toString();
-      Entry e = Entry.of(path.substring(root.length()));
-      if (e == null) {
-        continue; // not an index entry (a night index, read above)
-      }
+    for (IndexEntryRef entry : indexEntries(root, entries, version)) {
+      String path = entry.path();
+      Entry e = entry.name();
       indexed.add(e.runId);
       String manifest = manifests.get(e.runId);
       boolean selected = !selection.isAll() && selection.matches(e.night, e.host);
@@ -151,19 +184,16 @@ public final class ArchiveListing {
       if (manifest == null) {
         // An entry is written after its manifest, and manifests are never deleted; empty
         // entries of format 2 were written before it, by jobs that may have failed.
-        if (m.sizeBytes() > 0 || version >= 3) {
-          IndexEntry content = m.sizeBytes() > 0 ? read(archive, path, e) : null;
-          throw ArchiveCorruptException.ofRun(archive, e.runId,
-              content == null ? null : content.source(),
-              ArchiveLayout.manifest(archive, e.runId).toString(),
-              "the run's manifest is missing (its index entry " + path + " is there)", null);
+        if (entry.sizeBytes() > 0 || version >= 3) {
+          IndexEntry content = entry.sizeBytes() > 0 ? read(archive, path, e) : null;
+          throw missingManifest(archive, e.runId, content == null ? null : content.source(),
+              ArchiveLayout.manifest(archive, e.runId).toString(), path);
         }
         continue;
       }
       if (!selected) {
         continue;
       }
-      IndexEntryRef entry = new IndexEntryRef(path, m.sizeBytes(), version, e);
       if (line != null) {
         // The night index says all the client needs; the entry is read by the job's workers.
         refs.add(new ManifestRef(manifest, e.jobId, line, entry));
@@ -172,32 +202,12 @@ public final class ArchiveListing {
       entry.check(archive);
       refs.add(new ManifestRef(manifest, e.jobId));
     }
-    // Runs without an index entry: every run of runs/ when every night's entries were listed;
-    // else (a night index read instead of the whole index) the runs a night index lists.
-    Set<String> linedOnly = new TreeSet<>();
-    lines.values().forEach(r -> linedOnly.add(r.runId()));
-    linedOnly.removeAll(indexed);
+    // Runs without an index entry: every run of runs/ (every night's entries were listed).
     for (Map.Entry<String, String> run : manifests.entrySet()) {
-      if (indexed.contains(run.getKey())
-          || !wholeIndex && !linedOnly.contains(run.getKey())) {
-        continue;
-      }
-      RunManifestRecord m = ArchiveFiles.readManifest(
-          FileSystems.matchNewResource(run.getValue(), false));
-      String night = m.getNight();
-      String host = RunSelection.hostPartition(m.getHost());
-      if (!wholeIndex && !lines.containsKey(run.getKey() + ArchiveLayout.JOB_SEPARATOR
-          + m.getJobId())) {
-        continue; // a night index's line of a run replaced since: its entry is elsewhere
-      }
-      warnings.add("run " + run.getKey() + " of " + archive + " (night " + night + ", host "
-          + host + ") has no index entry, so --nights and --hosts could not find it; it is"
-          + (selection.isAll() || selection.matches(night, host) ? " read all the same"
-              : " not selected") + " (unless a job is archiving it right now). Write it again"
-          + " with: "
-          + ArchiveCorruptException.repairCommand(archive, run.getKey(), m.getSource()));
-      if (!selection.isAll() && selection.matches(night, host)) {
-        refs.add(new ManifestRef(run.getValue(), m.getJobId()));
+      if (!indexed.contains(run.getKey())) {
+        RunManifestRecord m = ArchiveFiles.readManifest(
+            FileSystems.matchNewResource(run.getValue(), false));
+        unindexed(archive, selection, run.getKey(), run.getValue(), m, refs, warnings);
       }
     }
     if (selection.isAll()) {
@@ -206,7 +216,83 @@ public final class ArchiveListing {
         refs.add(new ManifestRef(p, "", line, null));
       });
     }
-    return new Listing(refs, warnings);
+    return Listing.of(readWhereTwoEntries(archive, refs), refs, warnings);
+  }
+
+  /**
+   * Selected nights that night indexes cover: their index entries and night indexes, and no
+   * listing of runs/. A run a night index lists is left to the job's workers ({@link
+   * RunChecks}: its entry, manifest and block files, a missing manifest named as damage there);
+   * an entry no night index covers (its job was killed before writing one) is read here, and
+   * its run checked from the client as before night indexes. A run a night index lists whose
+   * entry is gone has its manifest read here and is said. A run with neither (a job killed
+   * between its manifest and its entry) cannot be found without listing runs/: the whole
+   * archive's listing finds it, and archiving its trace again indexes it.
+   */
+  private static Listing byNightIndexes(String archive, String root,
+      List<MatchResult.Metadata> entries, int version, RunSelection selection) {
+    Map<String, NightIndex.Run> lines = nightIndexLines(archive, root, entries, selection);
+    List<ManifestRef> refs = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    Set<String> indexed = new TreeSet<>();
+    for (IndexEntryRef entry : indexEntries(root, entries, version)) {
+      Entry e = entry.name();
+      indexed.add(e.runId);
+      if (!selection.matches(e.night, e.host)) {
+        continue;
+      }
+      String manifest = ArchiveLayout.manifest(archive, e.runId).toString();
+      NightIndex.Run line = lines.get(e.runId + ArchiveLayout.JOB_SEPARATOR + e.jobId);
+      // With its night index's line the entry is read by the job's workers; without, here.
+      refs.add(new ManifestRef(manifest, e.jobId, line,
+          line != null ? entry : entry.read(archive)));
+    }
+    for (NightIndex.Run line : lines.values()) {
+      if (indexed.add(line.runId())) { // listed by a night index, without an index entry
+        ResourceId file = ArchiveLayout.manifest(archive, line.runId());
+        if (!ArchiveLayout.exists(file)) {
+          throw missingManifest(archive, line.runId(), line.source(), file.toString(), null);
+        }
+        RunManifestRecord m = ArchiveFiles.readManifest(file);
+        if (lines.containsKey(line.runId() + ArchiveLayout.JOB_SEPARATOR + m.getJobId())) {
+          unindexed(archive, selection, line.runId(), file.toString(), m, refs, warnings);
+        } // else a line of a run replaced since: its entry is elsewhere
+      }
+    }
+    return Listing.of(readWhereTwoEntries(archive, refs), refs, warnings);
+  }
+
+  /**
+   * The refs, those of a run selected by two index entries (of two jobs: a run archived again
+   * after its manifest was lost leaves the old entry, listed by the old job's night index)
+   * checked from the client instead: only its manifest says which entry counts.
+   */
+  private static List<ManifestRef> readWhereTwoEntries(String archive, List<ManifestRef> refs) {
+    Map<String, Integer> perManifest = new TreeMap<>();
+    refs.forEach(r -> perManifest.merge(r.path(), 1, Integer::sum));
+    List<ManifestRef> out = new ArrayList<>();
+    for (ManifestRef r : refs) {
+      boolean two = perManifest.get(r.path()) > 1 && r.indexed() != null && r.entry() != null;
+      out.add(two ? new ManifestRef(r.path(), r.indexedJobId(), null, r.entry().read(archive))
+          : r);
+    }
+    return out;
+  }
+
+  /** A run without an index entry: said, and read when selected. */
+  private static void unindexed(String archive, RunSelection selection, String runId,
+      String manifestPath, RunManifestRecord m, List<ManifestRef> refs, List<String> warnings) {
+    String night = m.getNight();
+    String host = RunSelection.hostPartition(m.getHost());
+    boolean selected = selection.isAll() || selection.matches(night, host);
+    warnings.add("run " + runId + " of " + archive + " (night " + night + ", host " + host
+        + ") has no index entry, so --nights and --hosts could not find it; it is"
+        + (selected ? " read all the same" : " not selected") + " (unless a job is archiving"
+        + " it right now). Write it again with: "
+        + ArchiveCorruptException.repairCommand(archive, runId, m.getSource()));
+    if (!selection.isAll() && selected) {
+      refs.add(new ManifestRef(manifestPath, m.getJobId()));
+    }
   }
 
   /**
@@ -237,19 +323,43 @@ public final class ArchiveListing {
     return lines;
   }
 
-  /** An index entry of a selected run: its path and size as listed, and what its name says. */
-  record IndexEntryRef(String path, long sizeBytes, int version, Entry name)
+  /**
+   * An index entry of a selected run: its path and size as listed, what its name says, and the
+   * trace its content names once it is read (null before).
+   */
+  record IndexEntryRef(String path, long sizeBytes, int version, Entry name, String source)
       implements Serializable {
-    /** Reads and checks the entry (an empty one is damage from format 3 on). */
+    /** Reads and checks the entry, unless read already (an empty one is damage from format 3). */
     void check(String archive) {
+      if (source == null) {
+        read(archive);
+      }
+    }
+
+    /** The entry read and checked, with the trace it names ("" when an empty one names none). */
+    IndexEntryRef read(String archive) {
       if (sizeBytes == 0 && version >= 3) {
         throw ArchiveCorruptException.ofRun(archive, name.runId, null, path,
             "the index entry is empty (damaged)", null);
       }
-      if (sizeBytes > 0) {
-        read(archive, path, name);
+      IndexEntry content = sizeBytes > 0 ? ArchiveListing.read(archive, path, name) : null;
+      return new IndexEntryRef(path, sizeBytes, version, name,
+          content == null ? "" : content.source());
+    }
+  }
+
+  /** The index entries among the files listed under index/ (not the night indexes), unread. */
+  private static List<IndexEntryRef> indexEntries(String root, List<MatchResult.Metadata> listed,
+      int version) {
+    List<IndexEntryRef> out = new ArrayList<>();
+    for (MatchResult.Metadata m : listed) {
+      String path = m.resourceId().toString();
+      Entry e = Entry.of(path.substring(root.length()));
+      if (e != null) {
+        out.add(new IndexEntryRef(path, m.sizeBytes(), version, e, null));
       }
     }
+    return out;
   }
 
   /** An index entry's path below index/: night=N/host=H/RUN_ID@JOB. */
@@ -271,9 +381,8 @@ public final class ArchiveListing {
   /** Reads and checks an index entry's content against its name. */
   private static IndexEntry read(String archive, String path, Entry e) {
     byte[] bytes;
-    try (InputStream in = Channels.newInputStream(FileSystems.open(
-        FileSystems.matchNewResource(path, false)))) {
-      bytes = in.readAllBytes();
+    try {
+      bytes = StoreListing.read(path);
     } catch (IOException ex) {
       throw ArchiveCorruptException.ofRun(archive, e.runId, null, path,
           "the index entry cannot be read (" + ex + ")", ex);

@@ -6,9 +6,7 @@ import dev.loadprof.archive.RunSelection;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.RunManifestRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -91,9 +89,8 @@ public final class NightIndexes {
    */
   public static NightIndex read(String path, String night, String hostPartition, String jobId) {
     byte[] bytes;
-    try (InputStream in = Channels.newInputStream(FileSystems.open(
-        FileSystems.matchNewResource(path, false)))) {
-      bytes = in.readAllBytes();
+    try {
+      bytes = StoreListing.read(path); // on S3 one GET, without a HEAD first
     } catch (IOException e) {
       throw new ArchiveCorruptException(path, "the night index cannot be read (" + e + ")", e);
     }

@@ -282,7 +282,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       String manifestPath = ref.path();
       RunManifestRecord manifest;
       if (ref.indexed() == null) {
-        manifest = committed(manifestPath, ref.indexedJobId()); // the client checked it
+        manifest = RunChecks.manifest(archive, ref); // the client checked the rest
       } else if (checkBlockFiles) {
         manifest = RunChecks.checked(archive, ref);
       } else { // its block files are checked before they are read, if they are
@@ -311,22 +311,6 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       element.getValue().forEach(all::add);
       ManifestToRead.oncePerTrace(all).forEach(out::output);
     }
-  }
-
-  /**
-   * The manifest an index entry (or runs/) leads to, or null when there is none to read: an
-   * index entry of a job that never committed, or of another job than the manifest's (stale).
-   */
-  private static RunManifestRecord committed(String manifestPath, String indexedJobId) {
-    var file = FileSystems.matchNewResource(manifestPath, false);
-    if (!ArchiveLayout.exists(file)) {
-      return null; // an index entry of a job that never committed
-    }
-    RunManifestRecord manifest = ArchiveFiles.readManifest(file);
-    if (!new ArchiveListing.ManifestRef(manifestPath, indexedJobId).accepts(manifest)) {
-      return null; // a stale index entry: another job's manifest is in place
-    }
-    return manifest;
   }
 
   static final class ReadManifestFn extends DoFn<ManifestToRead, RunInfo> {

@@ -3,7 +3,6 @@ package dev.loadprof.archive.beam;
 import dev.loadprof.archive.ArchiveConversions;
 import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.BlockFileRef;
-import dev.loadprof.archive.NightIndex;
 import dev.loadprof.schemas.BlockFileRecord;
 import dev.loadprof.schemas.EventBlockRecord;
 import dev.loadprof.schemas.RunManifestRecord;
@@ -45,14 +44,15 @@ public final class RunChecks {
   /** The first half of {@link #checked}: the manifest alone. */
   public static RunManifestRecord manifest(String archive, ArchiveListing.ManifestRef ref) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
-    NightIndex.Run line = ref.indexed();
     ref.checkEntry(archive);
     if (!ArchiveLayout.exists(file)) {
-      if (line != null) {
-        throw ArchiveCorruptException.ofRun(archive, line.runId(), line.source(), ref.path(),
-            "the run's manifest is missing (its night index lists it)", null);
+      // The client did not list runs/ when night indexes covered the selection: a manifest an
+      // index entry or a night index leads to and is not there is damage, named here.
+      ArchiveCorruptException missing = ref.missing(archive);
+      if (missing != null) {
+        throw missing;
       }
-      return null; // an index entry of a job that never committed
+      return null; // a run listed from runs/, gone since; an empty entry of format 2
     }
     RunManifestRecord manifest = ArchiveFiles.readManifest(file);
     if (!ref.accepts(manifest)) {

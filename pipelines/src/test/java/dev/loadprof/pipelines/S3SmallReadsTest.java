@@ -1,0 +1,134 @@
+package dev.loadprof.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.NightIndex;
+import dev.loadprof.archive.beam.ArchiveLayout;
+import dev.loadprof.archive.beam.NightIndexes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.aws2.options.S3ClientBuilderFactory;
+import org.apache.beam.sdk.io.aws2.options.S3Options;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.http.AbortableInputStream;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/**
+ * The client's small reads on S3 (the archive's marker, each night index) are one GetObject
+ * each: Beam's S3 open asks for an object's length with a HEAD before its GET, which doubled
+ * the requests of a night's selection (bench/RESULTS.md section 34). Beam's own S3 filesystem
+ * and the stores module's S3Listing run here on a fake S3 client that records each call.
+ */
+class S3SmallReadsTest {
+  private static final Map<String, byte[]> OBJECTS = new ConcurrentHashMap<>();
+  private static final List<String> CALLS = new CopyOnWriteArrayList<>();
+
+  /** Beam's S3 client factory, giving a client that serves {@link #OBJECTS} and counts. */
+  public static final class FakeS3 implements S3ClientBuilderFactory {
+    @Override
+    public S3ClientBuilder createBuilder(S3Options options) {
+      S3Client client = (S3Client) Proxy.newProxyInstance(S3Client.class.getClassLoader(),
+          new Class<?>[] {S3Client.class}, (p, method, args) -> switch (method.getName()) {
+            case "headObject" -> {
+              CALLS.add("HEAD");
+              yield HeadObjectResponse.builder().contentLength((long) object(
+                  ((HeadObjectRequest) args[0]).key()).length).build();
+            }
+            case "getObject" -> {
+              CALLS.add("GET");
+              byte[] bytes = object(((GetObjectRequest) args[0]).key());
+              yield new ResponseInputStream<>(GetObjectResponse.builder()
+                  .contentLength((long) bytes.length).build(),
+                  AbortableInputStream.create(new ByteArrayInputStream(bytes)));
+            }
+            case "getObjectAsBytes" -> {
+              CALLS.add("GET");
+              byte[] bytes = object(((GetObjectRequest) args[0]).key());
+              yield ResponseBytes.fromByteArray(GetObjectResponse.builder()
+                  .contentLength((long) bytes.length).build(), bytes);
+            }
+            case "serviceName" -> "s3";
+            case "close" -> null;
+            default -> throw new UnsupportedOperationException(method.getName());
+          });
+      return (S3ClientBuilder) Proxy.newProxyInstance(S3ClientBuilder.class.getClassLoader(),
+          new Class<?>[] {S3ClientBuilder.class}, (p, method, args) -> {
+            if (method.getName().equals("build")) {
+              return client;
+            }
+            return method.getReturnType().isInstance(p) ? p : null;
+          });
+    }
+
+    private static byte[] object(String key) {
+      byte[] bytes = OBJECTS.get(key);
+      if (bytes == null) {
+        throw NoSuchKeyException.builder().message("no such key: " + key).build();
+      }
+      return bytes;
+    }
+  }
+
+  @BeforeEach
+  void s3OnTheFakeClient() {
+    S3Options options = PipelineOptionsFactory.as(S3Options.class);
+    options.setS3ClientFactoryClass(FakeS3.class);
+    options.setAwsRegion(Region.US_EAST_1);
+    FileSystems.setDefaultPipelineOptions(options);
+    OBJECTS.clear();
+    CALLS.clear();
+  }
+
+  @AfterEach
+  void localStoresAgain() {
+    FileSystems.setDefaultPipelineOptions(PipelineOptionsFactory.create());
+  }
+
+  @Test
+  void theMarkerAndANightIndexAreOneGetEachWithoutAHead() throws IOException {
+    OBJECTS.put("fleet/" + ArchiveLayout.MARKER_FILE,
+        "{\"format\": \"loadprof-archive\", \"version\": 3}\n".getBytes(StandardCharsets.UTF_8));
+    NightIndex index = new NightIndex("2026-11-20", "web1", "job1", List.of(new NightIndex.Run(
+        "run1", "job1", "abc", "cpu-clock", 1_000_000_000L, "sha256:x", "/traces/run1.data",
+        List.of(new NightIndex.BlockFile("blocks/run1/job1-00000.avro", 42)))));
+    OBJECTS.put("fleet/index/night=2026-11-20/host=web1/@job1", index.encode());
+
+    assertEquals(3, ArchiveLayout.formatVersion("s3://bucket/fleet"));
+    assertEquals(List.of("GET"), CALLS);
+    CALLS.clear();
+    assertEquals(index, NightIndexes.read("s3://bucket/fleet/index/night=2026-11-20/host=web1/@job1",
+        "2026-11-20", "web1", "job1"));
+    assertEquals(List.of("GET"), CALLS);
+  }
+
+  @Test
+  void aMissingNightIndexIsNamed() {
+    String path = "s3://bucket/fleet/index/night=2026-11-20/host=web1/@gone";
+    ArchiveCorruptException e = assertThrows(ArchiveCorruptException.class,
+        () -> NightIndexes.read(path, "2026-11-20", "web1", "gone"));
+    assertTrue(e.getMessage().startsWith(path + ": the night index cannot be read"),
+        e.getMessage());
+  }
+}
