@@ -15,10 +15,12 @@
 #                                        (FleetArchive); then requests and time of the client
 #                                        before the job (one night, all nights), a night's analyze,
 #                                        and nightly on the last night
-#   bench/fleet.sh tenk [ROUNDS] [all|client|nightly]  issue 35's targets at 10,000 runs (see tenk_archives):
-#                                        the client before a job on a 10,000-run night, and
-#                                        analyze of night 30 vs nightly with nights 1-29's figures
-#                                        stored; on moto's S3 server (FLEET_STORE=moto) by default
+#   bench/fleet.sh tenk [ROUNDS] [all|client|nightly|local]  issue 35's targets at 10,000 runs
+#                                        (see tenk_archives): the client before a job on a
+#                                        10,000-run night (client), and analyze of night 30 vs
+#                                        nightly with nights 1-29's figures stored, on S3 (nightly:
+#                                        its nightly did not end in 33 min on the DirectRunner) or
+#                                        on a local copy (local); moto's S3 server by default
 #   bench/fleet.sh counts | reset        the proxy's counts since the last reset
 # Everything generated goes under $FLEET_DIR (default /tmp/fleet-bench), S3Mock's data included;
 # S3Mock and the proxy keep running for the next call (bench/fleet.sh stop ends them).
@@ -250,22 +252,41 @@ tenk_archives() {
 }
 
 tenk() {
-  local rounds="${1:-3}" parts="${2:-all}" cp t r
+  local rounds="${1:-3}" parts="${2:-all}" cp t r rounds_client=""
   store 0
   cp="$(classpath)"
   tenk_archives "$cp"
   curl -fs -X POST "$proxy/__proxy/latency?ms=10" >/dev/null
   echo "tenk: $store_kind behind 10 ms per request; $(git rev-parse --short HEAD); load $(cut -d' ' -f1-3 /proc/loadavg)"
-  [ "$parts" = nightly ] || for r in $(seq "$rounds"); do
+  case "$parts" in all|client) ;; *) rounds_client=0 ;; esac
+  for r in $(seq "${rounds_client:-$rounds}"); do
     echo "client, night 30 of fleet-a10k (10,000 runs, 100 hosts), round $r: $(java -Xmx1g -cp "$cp" \
       dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive 2026-10-30 \
       "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' | tr '\n' ' ')"
   done
-  [ "$parts" = nightly ] || echo "client, nights 1-30 of fleet-a10k (12,900 runs): $(java \
+  [ "${rounds_client:-1}" = 0 ] || echo "client, nights 1-30 of fleet-a10k (12,900 runs): $(java \
     -Xmx1g -cp "$cp" dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive \
     2026-10-01..2026-10-30 "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' \
     | tr '\n' ' ')"
   [ "$parts" = client ] && return
+  if [ "$parts" = local ]; then # the same pair on a local copy of fleet-b100 (the in-JVM path)
+    local copy="$work/b100-local" ta=() tn=()
+    rm -rf "$copy" && cp -al "$work/b100" "$copy" # new files only: the copy's are its own
+    for r in $(seq "$rounds"); do
+      rm -rf "$copy"/figures/*-2026-10-30
+      t=$(timed "$work/tenk-local-analyze.log" ./loadprof analyze --nights 2026-10-30 \
+        --out "$work/tenk-local-analyze" "$copy"); ta+=("$t")
+      echo "round $r local analyze --nights 2026-10-30 (100 runs): $t s"
+      t=$(timed "$work/tenk-local-nightly.log" ./loadprof nightly --out "$work/tenk-local-nightly" \
+        "$copy"); tn+=("$t")
+      echo "round $r local nightly (3,000 runs): $t s; $(grep -o 'figures of .*' "$work/tenk-local-nightly.log")"
+    done
+    local ma mn
+    ma=$(printf '%s\n' "${ta[@]}" | median); mn=$(printf '%s\n' "${tn[@]}" | median)
+    printf 'local: median analyze %.1f s, nightly %.1f s: nightly / analyze = %.2f\n' "$ma" "$mn" \
+      "$(echo "$mn / $ma" | bc -l)"
+    return
+  fi
   local night30=() h k
   for h in $(seq 0 9); do for k in $(seq 1 10); do
     night30+=("s3://fleet-b100/archive/figures/$(printf 'host%03d-b%03d-2026-10-30/' "$h" "$k")")
