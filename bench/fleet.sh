@@ -15,6 +15,12 @@
 #                                        (FleetArchive); then requests and time of the client
 #                                        before the job (one night, all nights), a night's analyze,
 #                                        and nightly on the last night
+#   bench/fleet.sh tenk [ROUNDS] [all|client|nightly|local]  issue 35's targets at 10,000 runs
+#                                        (see tenk_archives): the client before a job on a
+#                                        10,000-run night (client), and analyze of night 30 vs
+#                                        nightly with nights 1-29's figures stored, on S3 (nightly:
+#                                        its nightly did not end in 33 min on the DirectRunner) or
+#                                        on a local copy (local); moto's S3 server by default
 #   bench/fleet.sh counts | reset        the proxy's counts since the last reset
 # Everything generated goes under $FLEET_DIR (default /tmp/fleet-bench), S3Mock's data included;
 # S3Mock and the proxy keep running for the next call (bench/fleet.sh stop ends them).
@@ -22,6 +28,9 @@ set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${FLEET_DIR:-/tmp/fleet-bench}"
 s3port="${FLEET_S3_PORT:-19481}"
+# The S3 server behind the proxy: s3mock (S3Mock's jar, built by the stores module) or moto
+# (moto's S3 in server mode: python3 -m moto.server, pip package moto[server]).
+store_kind="${FLEET_STORE:-s3mock}"
 port="${FLEET_PROXY_PORT:-$((s3port + 1))}" # the proxy's
 proxy="http://127.0.0.1:$port"
 mkdir -p "$work"
@@ -41,7 +50,16 @@ beam_args=(--endpoint="$proxy" --awsRegion=us-east-1
 
 store() {
   local latency="${1:-10}"
-  if ! curl -fs "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null; then
+  if [ "$store_kind" = moto ]; then
+    if ! curl -s "http://127.0.0.1:$s3port/" -o /dev/null 2>/dev/null; then
+      mkdir -p "$work/s3"
+      # moto's S3 in server mode, in memory: its data goes when it stops
+      nohup python3 -m moto.server -H 127.0.0.1 -p "$s3port" >"$work/s3/moto.log" 2>&1 &
+      echo $! >"$work/s3/moto.pid"
+      until curl -s "http://127.0.0.1:$s3port/" -o /dev/null 2>/dev/null; do sleep 0.5; done
+    fi
+    curl -fs -X PUT "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null || true
+  elif ! curl -fs "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null; then
     mkdir -p "$work/s3"
     # retainFilesOnExit: the generated archive survives a restart of the server
     nohup java -Xmx768m -jar stores/target/s3mock/s3mock.jar --server.port=0 \
@@ -63,7 +81,7 @@ store() {
 }
 
 stop() {
-  for p in proxy-$port s3mock; do
+  for p in proxy-$port s3mock moto; do
     [ -f "$work/s3/$p.pid" ] && kill "$(cat "$work/s3/$p.pid")" 2>/dev/null || true
     rm -f "$work/s3/$p.pid"
   done
@@ -72,7 +90,7 @@ stop() {
 reset() { curl -fs -X POST "$proxy/__proxy/reset" >/dev/null; }
 counts() { curl -fs "$proxy/__proxy/counts"; }
 # The counts on one line: "GET=3 HEAD=4 ... total=12".
-counts_line() { counts | grep -v '^bytes' | awk '{printf "%s=%s ", $1, $2}'; }
+counts_line() { counts | grep -v "^bytes" | awk '{printf "%s=%s ", $1, $2}'; }
 
 # Wall seconds of one command (its output to a log).
 timed() {
@@ -189,6 +207,112 @@ scale() {
   echo "nightly again (figures stored by the first, if any): $t s; $(counts_line)"
 }
 
+# At 10,000 runs (issue 35's targets): two archives made on local disk by FleetTree from 10 runs
+# of $FLEET_BASE archived by loadprof archive, each put into a bucket of its own by UploadTree
+# (many PutObjects at once, straight to the server, not through the proxy):
+#   fleet-a10k: nights 1-29 of 10 hosts x 10 runs, night 30 of 100 hosts x 100 runs = 10,000
+#     runs (12,900 in all): the client before a job on night 30, and on nights 1-30.
+#   fleet-b100: 30 nights of 10 hosts x 10 runs (3,000 runs), nights 1-29's nightly figures
+#     stored by a cold nightly of the local copy before night 30 was added: analyze of night 30
+#     alone against the nightly (night 30's figures deleted before each nightly, so it computes
+#     those 100 runs and reads the 2,900 others' stored figures).
+# Generated data stays under $FLEET_DIR; the store is moto unless FLEET_STORE says otherwise
+# (S3Mock took 13-28 PUT/s here and reads the metadata of every object of a bucket per LIST).
+tenk_archives() {
+  local cp="$1" src="$work/src" first=2026-10-01
+  [ -d "$work/traces" ] || python3 bench/fleet-traces.py "$base" "$work/traces" 10 1 10
+  [ -f "$src/loadprof-archive.json" ] || ./loadprof archive --quiet --out "$src" --night "$first" \
+    "$work/traces/night-$first"/*.txt.gz >"$work/src.log" 2>&1
+  fleet_tree() { java -Xmx2g -cp "$cp" dev.loadprof.bench.FleetTree "$src" "$first" "$@" 2 2>&1 \
+    | grep -v DEBUG | tail -1; }
+  if [ ! -f "$work/b100.done" ]; then
+    rm -rf "$work/b100"
+    fleet_tree "$work/b100" "$first" 29 10 10
+    timed "$work/b100-cold.log" ./loadprof nightly --out "$work/b100-cold-out" "$work/b100" \
+      | sed 's/^/cold nightly of nights 1-29 on local disk (stores their figures), s: /'
+    grep 'figures of' "$work/b100-cold.log"
+    fleet_tree "$work/b100" 2026-10-30 1 10 10
+    touch "$work/b100.done"
+  fi
+  if [ ! -f "$work/a10k.done" ]; then
+    rm -rf "$work/a10k"
+    fleet_tree "$work/a10k" "$first" 29 10 10
+    fleet_tree "$work/a10k" 2026-10-30 1 100 100
+    touch "$work/a10k.done"
+  fi
+  local a server; server="$(cat "$work/s3/$store_kind.pid" 2>/dev/null || echo none)"
+  for a in b100 a10k; do
+    if [ ! -f "$work/$a.put.$server" ]; then # once per server process (moto keeps it in memory)
+      curl -fs -X PUT "http://127.0.0.1:$s3port/fleet-$a" -o /dev/null || true
+      java -cp "$cp" dev.loadprof.bench.UploadTree put "http://127.0.0.1:$s3port" "$work/$a" \
+        "s3://fleet-$a/archive" 16 2>&1 | grep -v DEBUG | tail -1
+      touch "$work/$a.put.$server"
+    fi
+  done
+}
+
+tenk() {
+  local rounds="${1:-3}" parts="${2:-all}" cp t r rounds_client=""
+  store 0
+  cp="$(classpath)"
+  tenk_archives "$cp"
+  curl -fs -X POST "$proxy/__proxy/latency?ms=10" >/dev/null
+  echo "tenk: $store_kind behind 10 ms per request; $(git rev-parse --short HEAD); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  case "$parts" in all|client) ;; *) rounds_client=0 ;; esac
+  for r in $(seq "${rounds_client:-$rounds}"); do
+    echo "client, night 30 of fleet-a10k (10,000 runs, 100 hosts), round $r: $(java -Xmx1g -cp "$cp" \
+      dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive 2026-10-30 \
+      "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' | tr '\n' ' ')"
+  done
+  [ "${rounds_client:-1}" = 0 ] || echo "client, nights 1-30 of fleet-a10k (12,900 runs): $(java \
+    -Xmx1g -cp "$cp" dev.loadprof.cli.ClientStartBench "$proxy" s3://fleet-a10k/archive \
+    2026-10-01..2026-10-30 "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' \
+    | tr '\n' ' ')"
+  [ "$parts" = client ] && return
+  if [ "$parts" = local ]; then # the same pair on a local copy of fleet-b100 (the in-JVM path)
+    local copy="$work/b100-local" ta=() tn=()
+    rm -rf "$copy" && cp -al "$work/b100" "$copy" # new files only: the copy's are its own
+    for r in $(seq "$rounds"); do
+      rm -rf "$copy"/figures/*-2026-10-30
+      t=$(timed "$work/tenk-local-analyze.log" ./loadprof analyze --nights 2026-10-30 \
+        --out "$work/tenk-local-analyze" "$copy"); ta+=("$t")
+      echo "round $r local analyze --nights 2026-10-30 (100 runs): $t s"
+      t=$(timed "$work/tenk-local-nightly.log" ./loadprof nightly --out "$work/tenk-local-nightly" \
+        "$copy"); tn+=("$t")
+      echo "round $r local nightly (3,000 runs): $t s; $(grep -o 'figures of .*' "$work/tenk-local-nightly.log")"
+    done
+    local ma mn
+    ma=$(printf '%s\n' "${ta[@]}" | median); mn=$(printf '%s\n' "${tn[@]}" | median)
+    printf 'local: median analyze %.1f s, nightly %.1f s: nightly / analyze = %.2f\n' "$ma" "$mn" \
+      "$(echo "$mn / $ma" | bc -l)"
+    return
+  fi
+  local night30=() h k
+  for h in $(seq 0 9); do for k in $(seq 1 10); do
+    night30+=("s3://fleet-b100/archive/figures/$(printf 'host%03d-b%03d-2026-10-30/' "$h" "$k")")
+  done; done
+  local ta=() tn=()
+  for r in $(seq "$rounds"); do
+    java -cp "$cp" dev.loadprof.bench.UploadTree delete "http://127.0.0.1:$s3port" "${night30[@]}" \
+      2>&1 | awk '/^deleted [1-9]/ {n++} END {print "night 30 runs whose figures were deleted: " n+0}'
+    reset
+    t=$(timed "$work/tenk-analyze.log" ./loadprof analyze --nights 2026-10-30 \
+      --out "$work/tenk-analyze" s3://fleet-b100/archive)
+    ta+=("$t")
+    echo "round $r analyze --nights 2026-10-30 (100 runs): $t s; $(counts_line)"
+    reset
+    t=$(timed "$work/tenk-nightly.log" ./loadprof nightly --out "$work/tenk-nightly" \
+      s3://fleet-b100/archive)
+    tn+=("$t")
+    echo "round $r nightly (3,000 runs, nights 1-29 stored): $t s; $(counts_line)"
+    grep -o 'figures of .*' "$work/tenk-nightly.log" | head -1
+  done
+  local ma mn
+  ma=$(printf '%s\n' "${ta[@]}" | median); mn=$(printf '%s\n' "${tn[@]}" | median)
+  printf 'median analyze %.1f s, nightly %.1f s: nightly / analyze = %.2f\n' "$ma" "$mn" \
+    "$(echo "$mn / $ma" | bc -l)"
+}
+
 case "${1:-}" in
   store) shift; store "$@"; echo "export AWS_ENDPOINT_URL=$proxy AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1" ;;
   stop) stop ;;
@@ -196,5 +320,6 @@ case "${1:-}" in
   reset) reset ;;
   throughput) shift; throughput "$@" ;;
   scale) shift; scale "$@" ;;
+  tenk) shift; store_kind="${FLEET_STORE:-moto}"; tenk "$@" ;;
   *) sed -n "2,/^# Everything/p" "$0"; exit 2 ;;
 esac

@@ -31,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.file.DataFileWriter;
@@ -58,7 +59,7 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  */
 public final class FleetArchive {
   /** A source run: its manifest and the records of each of its block files. */
-  private record SourceRun(RunManifestRecord manifest, List<List<EventBlockRecord>> files) {}
+  record SourceRun(RunManifestRecord manifest, List<List<EventBlockRecord>> files) {}
 
   public static void main(String[] args) throws Exception {
     String src = args[0];
@@ -91,7 +92,8 @@ public final class FleetArchive {
         int slot = slots.merge(host, 1, Integer::sum);
         String runId = String.format("%s-b%03d-%s", host, slot, night);
         done.add(pool.submit(() -> {
-          RunManifestRecord m = writeRun(dst, s, runId, jobId, night, !indexOnly);
+          RunManifestRecord m = writeRun(dst, s, runId, host, jobId, night,
+              indexOnly ? null : FleetArchive::put);
           written.addAndGet(m.getBlockFiles().stream().mapToLong(f -> f.getSizeBytes()).sum());
           byPartition.computeIfAbsent(night + "/" + RunSelection.hostPartition(m.getHost()),
               k -> java.util.Collections.synchronizedList(new ArrayList<>()))
@@ -117,7 +119,7 @@ public final class FleetArchive {
 
   private static S3Client s3;
 
-  private static List<SourceRun> readNight(String archive, String night, int limit)
+  static List<SourceRun> readNight(String archive, String night, int limit)
       throws Exception {
     List<SourceRun> runs = new ArrayList<>();
     List<ArchiveListing.ManifestRef> refs = new ArrayList<>(
@@ -144,11 +146,11 @@ public final class FleetArchive {
   }
 
   /**
-   * Writes one clone: block files, then the manifest, then the index entry (when {@code put});
-   * returns its manifest.
+   * Writes one clone of {@code s} on {@code host}: block files, then the manifest, then the index
+   * entry, each through {@code put} (none when null); returns its manifest.
    */
-  private static RunManifestRecord writeRun(String archive, SourceRun s, String runId,
-      String jobId, String night, boolean put) throws Exception {
+  static RunManifestRecord writeRun(String archive, SourceRun s, String runId, String host,
+      String jobId, String night, BiConsumer<ResourceId, byte[]> put) throws Exception {
     List<BlockFileRecord> files = new ArrayList<>();
     for (int i = 0; i < s.files().size(); i++) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -162,8 +164,8 @@ public final class FleetArchive {
         }
       }
       String path = ArchiveLayout.blockFilePath(runId, jobId, i);
-      if (put) {
-        write(archive, path, out.toByteArray());
+      if (put != null) {
+        put.accept(ArchiveLayout.resolve(archive, path), out.toByteArray());
       }
       files.add(new BlockFileRecord(path, (long) out.size()));
     }
@@ -172,20 +174,16 @@ public final class FleetArchive {
     RunManifestRecord m = RunManifestRecord.newBuilder(src).setRunId(runId).setSource(source)
         .setFingerprint("sha256:" + IndexEntry.sha256Hex((src.getFingerprint() + "/" + runId)
             .getBytes(StandardCharsets.UTF_8)))
-        .setNight(night).setJobId(jobId).setBlockFiles(files).build();
-    if (put) {
+        .setNight(night).setHost(host).setJobId(jobId).setBlockFiles(files).build();
+    if (put != null) {
       ByteArrayOutputStream manifest = new ByteArrayOutputStream();
       ArchiveFiles.writeManifest(m, manifest);
-      put(ArchiveLayout.manifest(archive, runId), manifest.toByteArray());
-      String host = RunSelection.hostPartition(src.getHost());
-      put(ArchiveLayout.indexEntry(archive, night, host, runId, jobId),
-          new IndexEntry(runId, jobId, night, host, source).encode());
+      put.accept(ArchiveLayout.manifest(archive, runId), manifest.toByteArray());
+      String partition = RunSelection.hostPartition(host);
+      put.accept(ArchiveLayout.indexEntry(archive, night, partition, runId, jobId),
+          new IndexEntry(runId, jobId, night, partition, source).encode());
     }
     return m;
-  }
-
-  private static void write(String archive, String path, byte[] bytes) {
-    put(ArchiveLayout.resolve(archive, path), bytes);
   }
 
   private static void put(ResourceId file, byte[] bytes) {

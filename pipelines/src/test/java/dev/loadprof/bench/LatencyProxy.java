@@ -43,6 +43,7 @@ public final class LatencyProxy implements AutoCloseable {
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
   private final AtomicLong bytesUp = new AtomicLong();
   private final AtomicLong bytesDown = new AtomicLong();
+  private final AtomicLong serverNanos = new AtomicLong();
   private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "latency-proxy");
     t.setDaemon(true);
@@ -89,6 +90,7 @@ public final class LatencyProxy implements AutoCloseable {
     counts.clear();
     bytesUp.set(0);
     bytesDown.set(0);
+    serverNanos.set(0);
   }
 
   /** The counts as the control request prints them. */
@@ -98,6 +100,9 @@ public final class LatencyProxy implements AutoCloseable {
     b.append("total ").append(total()).append('\n');
     b.append("bytes_up ").append(bytesUp.get()).append('\n');
     b.append("bytes_down ").append(bytesDown.get()).append('\n');
+    // The server's own time, added over all requests (several may overlap): from the request
+    // forwarded, after the injected latency, to the end of its answer passed on.
+    b.append(String.format("server_s %.2f%n", serverNanos.get() / 1e9));
     return b.toString();
   }
 
@@ -139,6 +144,7 @@ public final class LatencyProxy implements AutoCloseable {
         }
         counts.computeIfAbsent(kind(request), k -> new AtomicLong()).incrementAndGet();
         sleep(latencyNanos);
+        long forwarded = System.nanoTime();
         if (upstream == null || upstream.isClosed()) {
           upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
           upstream.setTcpNoDelay(true);
@@ -178,6 +184,7 @@ public final class LatencyProxy implements AutoCloseable {
         boolean untilClose = copyBody(response, request.method(), fromUpstream, toClient,
             bytesDown);
         toClient.flush();
+        serverNanos.addAndGet(System.nanoTime() - forwarded);
         if (untilClose || "close".equalsIgnoreCase(response.header("connection"))
             || "close".equalsIgnoreCase(request.header("connection"))) {
           return;
