@@ -118,20 +118,21 @@ public final class CriticalPaths {
       notes.add(samples.unplaced + " samples fell outside their thread's runs and are not in"
           + " the critical profile");
     }
-    // Without wake-up records every blocked wait is a fixed edge: code that another thread
-    // waits for looks as if it gained nothing when made faster (a per-process recording of
-    // mixed, 50 iterations of a 2 ms serial section: "serial_section 50 % faster: -0.3 ms",
-    // where the change removes 50 ms of the main thread's work that the workers wait for).
-    // No unasked what-ifs then; an asked one is computed and flagged.
+    // Without wake-up records every blocked wait is a fixed edge: a what-if cannot tell which
+    // waits a speed-up would shorten (a per-process recording of mixed, 50 iterations of a 2 ms
+    // serial section, printed "serial_section 50 % faster: -0.3 ms", where the change removes
+    // 50 ms of the main thread's work that the workers wait for), nor which it would not. No
+    // unasked what-ifs then; an asked one is computed and flagged.
     List<CriticalPath.WhatIf> whatIfs = whatIfs(g, samples, profile, span, in.whatIfs(),
         in.hasWakers());
     if (!in.hasWakers()) {
       notes.add(in.whatIfs().isEmpty()
-          ? "no what-ifs: without wake-up records every wait is fixed, so a speed-up of code"
-              + " that other threads wait for would show no gain (record system-wide, as"
-              + " root, for them)"
-          : "the what-ifs keep every wait fixed (no wake-up records): a speed-up of code that"
-              + " other threads wait for shows too little gain (record system-wide, as root)");
+          ? "no what-ifs: without wake-up records a what-if cannot tell which waits a speed-up"
+              + " would shorten (record system-wide, as root, for them; --what-if computes one"
+              + " all the same, every wait kept as long as it was)"
+          : "the what-ifs keep every wait as long as it was (no wake-up records): they cannot"
+              + " tell which waits a speed-up would shorten, so they may be far off either way"
+              + " (record system-wide, as root)");
     }
     return new CriticalPath(g.spanStartNs, g.spanStartNs + span, segments,
         profile.topFunctions(TOP_FUNCTIONS, span), threads(byThread, in), sorted(blocked),
