@@ -75,27 +75,31 @@ class CriticalPathIT {
   /**
    * Per top function, its self time on the path as a share of the path's on-CPU time, beside
    * its flat share of the load-weighted real time: within 2 points, plus the share of the path
-   * spent waiting for CPUs other processes held. Where they differ: the path takes the branch
-   * that finished last, the load weighting halves both (equal here); when another process
-   * preempts one worker, the other runs alone and the load weighting gives its time full weight,
-   * while the path waits for the preempted one (runnable_other_ns); and the path's runs that no
-   * sample fell in count in its on-CPU time but in no function.
+   * spent waiting for a CPU. Where they differ: the path takes the branch that finished last,
+   * the load weighting halves both (equal here); when one worker waits for a CPU (another
+   * process's, runnable_other_ns, or its sibling's, runnable_own_ns: both workers queued on one
+   * CPU), the other runs alone and the load weighting gives its time full weight, while the path
+   * waits for the one that waits; and the path's runs that no sample fell in count in its
+   * on-CPU time but in no function. (A fresh-clone CI saw serial_section at 33.1 % of the path
+   * against 30.3 % of the real time with 0.6 % of the path waiting for other processes: the
+   * sibling's wait was not counted then.)
    */
   @Test
   void theCriticalProfileAgreesWithTheRealTimeProfile() {
     JsonNode p = subject();
     JsonNode c = p.get("critical_path");
     double onCpu = c.get("oncpu_ns").asDouble();
-    double interference = 100 * c.get("runnable_other_ns").asDouble()
-        / c.get("span_ns").asDouble();
+    double waitingForCpu = 100 * (c.get("runnable_other_ns").asDouble()
+        + c.get("runnable_own_ns").asDouble()) / c.get("span_ns").asDouble();
     Map<String, Double> real = E2e.topFunctions(p, "flat_real_pct");
     Map<String, Double> critical = new HashMap<>();
     for (JsonNode f : c.get("top_functions")) {
       critical.put(f.get("function").asText(), 100 * f.get("self_ns").asDouble() / onCpu);
     }
     for (String f : List.of("parallel_section", "serial_section")) {
-      assertEquals(real.get(f), critical.get(f), 2.0 + interference, f + ": real " + real
-          + " critical " + critical + ", interference " + interference + " % of the path");
+      assertEquals(real.get(f), critical.get(f), 2.0 + waitingForCpu, f + ": real " + real
+          + " critical " + critical + ", waiting for a CPU " + waitingForCpu
+          + " % of the path");
     }
   }
 
