@@ -39,7 +39,7 @@ final class ExecutionGraph {
   final ThreadMarks marks;
   final long spanStartNs;
   final long spanEndNs;
-  /** Threads by index; their nodes are [threadFirst[k], threadFirst[k + 1]). */
+  /** Threads by index, in tid order; their nodes are [threadFirst[k], threadFirst[k + 1]). */
   final int[] threadTid;
   final int[] threadFirst;
 

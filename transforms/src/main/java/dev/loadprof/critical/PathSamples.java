@@ -3,8 +3,6 @@ package dev.loadprof.critical;
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import dev.loadprof.wall.ThreadMarks;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -26,17 +24,9 @@ final class PathSamples {
   PathSamples(ExecutionGraph g) {
     this.g = g;
     this.m = g.marks;
-    // Thread index by tid, without boxing a tid per sample: tids sorted, their indices beside.
+    // Thread index by tid, without boxing a tid per sample: the graph's threads come in tid
+    // order (the replay's pieces are sorted by tid).
     int threads = g.threadTid.length;
-    long[] tidThenIndex = new long[threads];
-    for (int k = 0; k < threads; k++) {
-      tidThenIndex[k] = ((long) g.threadTid[k] << 32) | k;
-    }
-    java.util.Arrays.sort(tidThenIndex);
-    int[] sortedTids = new int[threads];
-    for (int k = 0; k < threads; k++) {
-      sortedTids[k] = (int) (tidThenIndex[k] >> 32);
-    }
     int[] edgeOf = new int[m.sampleCount];
     int[] counts = new int[g.count + 1];
     // Per thread, the node its last sample was placed after: a thread's samples come mostly in
@@ -47,8 +37,8 @@ final class PathSamples {
     for (int s = 0; s < m.sampleCount; s++) {
       int tid = m.sampleTid[s];
       if (lastThread == -1 || tid != lastTid) {
-        int at = java.util.Arrays.binarySearch(sortedTids, tid);
-        lastThread = at < 0 ? -2 : (int) tidThenIndex[at];
+        int at = java.util.Arrays.binarySearch(g.threadTid, tid);
+        lastThread = at < 0 ? -2 : at;
         lastTid = tid;
       }
       edgeOf[s] = lastThread < 0 ? -1 : edgeOf(lastThread, m.sampleTime[s], hint);
@@ -101,10 +91,6 @@ final class PathSamples {
 
   int count(int edge) {
     return first[edge + 1] - first[edge];
-  }
-
-  CallStack stack(int sample) {
-    return m.stacks.get(m.sampleStack[sample]);
   }
 
   /**
