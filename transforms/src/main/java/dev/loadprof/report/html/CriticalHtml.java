@@ -84,6 +84,12 @@ public final class CriticalHtml {
       a.add(w.changeNs());
       a.add(w.changePercent(path.spanNs()));
     }
+    // Without wake-up records no what-if is made unasked (CriticalPaths): the table's place says
+    // so, not that the path has nothing to speed up.
+    o.put("what_if_absent", run != null && !followsWakeUps(run)
+        ? "No what-ifs: without wake-up records a what-if cannot tell which waits a speed-up"
+            + " would shorten (see the notes below)."
+        : "No function with at least 1 % of the path to speed up.");
     o.put("model", CriticalPath.MODEL_LIMITS);
     ArrayNode notes = o.putArray("notes");
     if (run != null && !followsWakeUps(run)) {

@@ -146,7 +146,7 @@ const Critical = (() => {
       el('h3', { text: 'Where the path spends its time' }),
       graph || el('p', { class: 'note', text: 'No stacks on the path.' }),
       el('h3', { text: 'What if a function were faster' }),
-      cp.what_if.length ? whatIfTable(cp, strings) : el('p', { class: 'note', text: 'No function on the path to speed up.' }),
+      cp.what_if.length ? whatIfTable(cp, strings) : el('p', { class: 'note', id: 'no-what-if', text: cp.what_if_absent }),
       el('p', { class: 'note', id: 'critical-model', text: 'Predictions from this one recording: the path recomputed '
         + 'with the function\u2019s on-CPU time shortened (' + cp.model + ').' }),
       ...cp.notes.map((n) => el('p', { class: 'note', text: n })));

@@ -102,6 +102,11 @@ class CriticalHtmlTest {
     CriticalHtml.writeTo(other, path(), true, noWakeUps, Map.of(), new StringTable());
     assertTrue(other.get("critical").get("notes").get(0).asText().startsWith("Run r2 has no"
         + " sched:sched_wakeup records"), other.toString());
+    // ... and where the what-if table would be, why there is none (not "nothing to speed up").
+    assertTrue(other.get("critical").get("what_if_absent").asText().startsWith("No what-ifs:"
+        + " without wake-up records"), other.toString());
+    assertTrue(cp.get("what_if_absent").asText().startsWith("No function with at least 1 %"),
+        cp.toString());
     // The flame tree: all 100 ms of the path, 80 of them on CPU; the waits under their name.
     JsonNode flame = cp.get("flame");
     assertEquals(100 * MS, flame.get(1).get(0).asLong());
