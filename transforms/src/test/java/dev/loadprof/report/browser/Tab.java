@@ -78,16 +78,49 @@ public final class Tab {
    */
   public double open(Path file) throws IOException, InterruptedException {
     cdp.call(session, "Page.navigate", Cdp.params("url", file.toUri().toString()));
+    waitUntil("document.readyState === 'complete' && document.body"
+        + " && document.body.getAttribute('data-ready') === '1'", "page never became ready");
+    return evaluateAsync("new Promise(r => requestAnimationFrame(() => r(performance.now())))")
+        .asDouble();
+  }
+
+  /**
+   * Reloads the page as the browser's reload button does and waits until the new document has
+   * rendered: a marker set in the old document must be gone, so the old page's ready flag does
+   * not count.
+   */
+  public void reload() throws IOException, InterruptedException {
+    evaluate("window.loadprofBeforeReload = 1");
+    cdp.call(session, "Page.reload", null);
+    waitUntil("window.loadprofBeforeReload === undefined && document.readyState === 'complete'"
+        + " && document.body && document.body.getAttribute('data-ready') === '1'",
+        "page never came back after the reload");
+  }
+
+  /**
+   * Polls the expression until it is true. While the page navigates, the browser may answer
+   * an evaluation with "navigated or closed" or "Cannot find context": the old document went
+   * away under the call, so the poll asks again rather than failing.
+   */
+  private void waitUntil(String expression, String failure)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (!evaluate("document.readyState === 'complete' && document.body"
-        + " && document.body.getAttribute('data-ready') === '1'").asBoolean()) {
+    while (true) {
+      try {
+        if (evaluate(expression).asBoolean()) {
+          return;
+        }
+      } catch (IOException e) {
+        String m = String.valueOf(e.getMessage());
+        if (!m.contains("navigated or closed") && !m.contains("Cannot find context")) {
+          throw e;
+        }
+      }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("page never became ready; errors: " + errors());
+        throw new AssertionError(failure + "; errors: " + errors());
       }
       Thread.sleep(20);
     }
-    return evaluateAsync("new Promise(r => requestAnimationFrame(() => r(performance.now())))")
-        .asDouble();
   }
 
   /** The value of a JavaScript expression (returned by value: JSON-able results only). */
