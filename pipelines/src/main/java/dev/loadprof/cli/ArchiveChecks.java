@@ -42,7 +42,10 @@ final class ArchiveChecks {
       int version = checkFormat(archive);
       ArchiveListing.Listing listing;
       try {
-        listing = ArchiveListing.listChecked(archive, version, selection);
+        // The night indexes hold nothing else the client checks: without --event or --window
+        // none is read here, and a night costs its index's listing (the job reads them).
+        listing = ArchiveListing.listChecked(archive, version, selection,
+            event != null || windowNs != null);
         listing.warnings().forEach(w -> err.println("loadprof: " + w));
       } catch (IOException e) {
         throw new UsageException("cannot read archive " + archive + ": " + e.getMessage());
@@ -56,6 +59,7 @@ final class ArchiveChecks {
         String runId;
         try {
           runId = ref.indexed() != null ? indexed(ref, event, windowNs)
+              : ref.deferred() ? ref.runId() // checked by the job's workers
               : checkedHere(archive, ref, event, windowNs);
         } catch (ArchiveCorruptException e) {
           throw new UsageException(e.getMessage());

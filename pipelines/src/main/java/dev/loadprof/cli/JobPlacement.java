@@ -64,11 +64,14 @@ final class JobPlacement {
   long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer, ProgressOptions progress, PrintStream err) throws UsageException {
     if (inThisJvm(traces, archives)) {
+      long unusable;
       try (ProgressDisplay shown = progress.start(err)) {
-        return LocalAnalysis.run(traces, archives, settings, writer);
+        unusable = LocalAnalysis.run(traces, archives, settings, writer);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+      LocalAnalysis.archiveNotes().forEach(note -> err.println("loadprof: " + note));
+      return unusable;
     }
     PipelineOptions beam = beamOptions(); // an input that only Beam reads
     try (ProgressDisplay shown = progress.start(err, beam)) {

@@ -40,6 +40,9 @@ public final class LocalAnalysis {
   private static final AtomicLong JOBS = new AtomicLong();
   /** What the last job on this thread said of its runs' stored figures ("" for none). */
   private static final ThreadLocal<String> FIGURES_NOTE = ThreadLocal.withInitial(() -> "");
+  /** What reading the last job's archives on this thread found to say (the CLI says it). */
+  private static final ThreadLocal<List<String>> ARCHIVE_NOTES =
+      ThreadLocal.withInitial(List::of);
 
   private LocalAnalysis() {}
 
@@ -54,6 +57,14 @@ public final class LocalAnalysis {
    */
   public static String figuresNote() {
     return FIGURES_NOTE.get();
+  }
+
+  /**
+   * What reading the archives of the last job run on this thread found to say, a line each
+   * (runs a night index lists without their index entries); empty for none.
+   */
+  public static List<String> archiveNotes() {
+    return ARCHIVE_NOTES.get();
   }
 
   /**
@@ -75,6 +86,7 @@ public final class LocalAnalysis {
       AnalysisWriter writer) throws IOException {
     JOBS.incrementAndGet();
     FIGURES_NOTE.set("");
+    ARCHIVE_NOTES.set(List.of());
     SampleSelection selection = AnalyzePipeline.samples(settings);
     Filters filters = AnalyzePipeline.filters(settings, selection);
     Map<String, RunInfo> runs = new LinkedHashMap<>();
@@ -177,8 +189,11 @@ public final class LocalAnalysis {
     if (!damaged.isEmpty() && damaged.size() == traces.size() && archives.isEmpty()) {
       throw new DamagedInputs(damaged, firstDamage); // nothing to write
     }
-    for (ReadArchive.LocalRun run : ReadArchive.readRunsLocally(archives,
-        RunSelection.parse(settings.nights(), settings.hosts()))) {
+    List<String> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<ReadArchive.LocalRun> archived = ReadArchive.readRunsLocally(archives,
+        RunSelection.parse(settings.nights(), settings.hosts()), notes::add);
+    ARCHIVE_NOTES.set(List.copyOf(notes));
+    for (ReadArchive.LocalRun run : archived) {
       runs.put(run.info().runId, run.info());
       if (stored != null && stored.taken(run)) {
         continue; // its figures are stored: its blocks are not read

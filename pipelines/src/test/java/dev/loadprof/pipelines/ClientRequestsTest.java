@@ -83,11 +83,29 @@ class ClientRequestsTest {
       assertEquals(4 * s.runs().size(), b.runs().size());
       assertEquals(s.requests(), b.requests(), "the same requests for 4x the runs");
       int nights = sel[0].contains("..") ? 3 : 1;
-      int hosts = sel[1] == null ? 2 : 1;
-      // the marker twice, the index once a night, a night index per night and host
-      assertTrue(b.requests() <= 2 + nights + nights * hosts, b.requests() + " requests");
+      // the marker twice, the index once a night; no night index (the job's workers read
+      // them), so the hosts cost nothing either: a night of 10,000 hosts is its LIST pages
+      assertTrue(b.requests() <= 2 + nights, b.requests() + " requests");
       assertTrue(!b.err().contains("in no night index"), b.err());
     }
+  }
+
+  /**
+   * The night indexes hold what the client checks of an --event or --window asked for: then,
+   * and only then, it reads them, and a run archived otherwise is refused before the job.
+   */
+  @Test
+  void anEventOrWindowAskedForIsCheckedInTheNightIndexesBeforeTheJob() throws IOException {
+    Path archive = archiveWith("asked", 1, true);
+    Run event = ArchiveCliTest.cli("analyze", "--out", tmp.resolve("e-out").toString(),
+        "--nights", "2026-11-02", "--event", "cycles", archive.toString());
+    assertEquals(2, event.code(), event.err());
+    assertThat(event.err(), containsString("archived with the sampling event cpu-clock"));
+    Run window = ArchiveCliTest.cli("analyze", "--out", tmp.resolve("w-out").toString(),
+        "--nights", "2026-11-02", "--window", "250ms", archive.toString());
+    assertEquals(2, window.code(), window.err());
+    assertThat(window.err(), containsString("archived with --window 1000ms"));
+    assertTrue(!Files.exists(tmp.resolve("e-out")) && !Files.exists(tmp.resolve("w-out")));
   }
 
   /**
@@ -130,8 +148,9 @@ class ClientRequestsTest {
     Counted c = selectCounting(archive, "2026-10-01", null);
     assertEquals(List.of("mixed"), c.runs());
     assertTrue(!c.err().contains("in no night index"), c.err());
-    // the marker (HEAD, GET), the night's index (LIST), its night index (GET); not runs/
-    assertEquals(4, c.requests(), CountingFileSystem.counts().toString());
+    // the marker (HEAD, GET), the night's index (LIST); not its night index (the job reads
+    // it), nor runs/
+    assertEquals(3, c.requests(), CountingFileSystem.counts().toString());
   }
 
   @Test

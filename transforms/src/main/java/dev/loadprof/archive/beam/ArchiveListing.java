@@ -13,9 +13,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.ResourceId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Lists the runs of an archive that a {@link RunSelection} asks for. All runs: one listing of
@@ -30,6 +34,8 @@ import org.apache.beam.sdk.io.fs.ResourceId;
  * silently dropped.
  */
 public final class ArchiveListing {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveListing.class);
+
   private ArchiveListing() {}
 
   /**
@@ -39,9 +45,26 @@ public final class ArchiveListing {
    * manifest's is stale and not read.
    */
   public record ManifestRef(String path, String indexedJobId, NightIndex.Run indexed,
-      IndexEntryRef entry) implements Serializable {
+      IndexEntryRef entry, boolean nightIndexed) implements Serializable {
     public ManifestRef(String path, String indexedJobId) {
-      this(path, indexedJobId, null, null);
+      this(path, indexedJobId, null, null, false);
+    }
+
+    ManifestRef(String path, String indexedJobId, NightIndex.Run indexed, IndexEntryRef entry) {
+      this(path, indexedJobId, indexed, entry, indexed != null);
+    }
+
+    /**
+     * A run a night index of its job covers whose line is not read yet: the client listed it
+     * by its index entry's name alone and left the rest to the job ({@link RunChecks}).
+     */
+    public boolean deferred() {
+      return nightIndexed && indexed == null && entry != null && entry.source() == null;
+    }
+
+    /** The run's id as its night index line or index entry names it (null when neither). */
+    public String runId() {
+      return indexed != null ? indexed.runId() : entry != null ? entry.name().runId() : null;
     }
 
     /**
@@ -88,15 +111,37 @@ public final class ArchiveListing {
    * The manifests to read, what to tell the user about the archive's index, and how many of
    * the runs no night index lists.
    */
-  public record Listing(List<ManifestRef> refs, List<String> warnings, int unindexed) {
+  public record Listing(List<ManifestRef> refs, List<String> warnings, int unindexed,
+      boolean nightIndexed) {
     Listing(List<ManifestRef> refs, List<String> warnings) {
-      this(refs, warnings, (int) refs.stream().filter(r -> r.indexed() == null).count());
+      this(refs, warnings, (int) refs.stream()
+          .filter(r -> r.indexed() == null && !r.deferred()).count(), false);
     }
 
     /** The refs, with the runs no night index lists counted as {@code listed} has them. */
     static Listing of(List<ManifestRef> refs, List<ManifestRef> listed, List<String> warnings) {
-      return new Listing(refs, warnings, new Listing(listed, warnings).unindexed());
+      return new Listing(refs, warnings, new Listing(listed, warnings).unindexed(), false);
     }
+  }
+
+  /**
+   * The listing the job's workers start from (in this JVM or on a runner): night indexes read,
+   * many at once. What it finds that the client could not (a run a night index lists without
+   * its index entry) is logged here, where it is found: the client reads no night index.
+   */
+  public static List<ManifestRef> list(String archive, RunSelection selection)
+      throws IOException {
+    return list(archive, selection, w -> LOG.warn(w));
+  }
+
+  /** {@link #list}, what it finds to say given to {@code said}. */
+  public static List<ManifestRef> list(String archive, RunSelection selection,
+      Consumer<String> said) throws IOException {
+    Listing listing = listChecked(archive, ArchiveLayout.formatVersion(archive), selection, true);
+    if (listing.nightIndexed()) {
+      listing.warnings().forEach(said);
+    }
+    return listing.refs();
   }
 
   /**
@@ -105,27 +150,22 @@ public final class ArchiveListing {
    * @throws ArchiveCorruptException naming the run and the command that repairs it, when an
    *     index entry is damaged or its manifest is missing
    */
-  public static List<ManifestRef> list(String archive, RunSelection selection)
-      throws IOException {
-    return listChecked(archive, selection).refs();
-  }
-
-  /** {@link #list}, with warnings of runs missing from the index. */
-  public static Listing listChecked(String archive, RunSelection selection) throws IOException {
-    return listChecked(archive, ArchiveLayout.formatVersion(archive), selection);
-  }
-
   /**
-   * The same for an archive whose marker states {@code version}. The index is listed for the
-   * selected nights only (every night when none is selected), names only; the night indexes
-   * among them of the selected partitions are read, and the index entries of runs they list
-   * are not: a night of many runs costs a listing and one object per host and job. Entries no
-   * night index covers (archives written before them, or a job killed before writing one) are
-   * read one by one, as before. runs/ is listed only when no night index is among the selected
-   * nights' (or none are selected): a night's requests do not grow with the archive.
+   * The listing of an archive whose marker states {@code version}. The index is listed for the
+   * selected nights only (every night when none is selected), names only. Where night indexes
+   * are among them, the night indexes of the selected partitions are read (many at once) if
+   * {@code readNightIndexes}, and the index entries of runs they list are not: a night of many
+   * runs costs a listing and one object per host and job. The client reads none (it has nothing
+   * to check in them unless an --event or --window was asked for): a run whose job wrote a
+   * night index of its partition is then known by its index entry's name alone, left to the
+   * job ({@link ManifestRef#deferred}), and a night costs its index's listing whatever its hosts
+   * and runs. Entries no night index covers (archives written before them, or a job killed
+   * before writing one) are read one by one, as before. runs/ is listed only when no night
+   * index is among the selected nights' (or none are selected): a night's requests do not grow
+   * with the archive.
    */
-  public static Listing listChecked(String archive, int version, RunSelection selection)
-      throws IOException {
+  public static Listing listChecked(String archive, int version, RunSelection selection,
+      boolean readNightIndexes) throws IOException {
     if (!selection.isAll() && version < 2) {
       throw new IllegalArgumentException(archive + " is an archive of format " + version
           + ", which has no night/host partitions; analyze it whole (without --nights and"
@@ -152,7 +192,7 @@ public final class ArchiveListing {
       }
     }
     if (!wholeIndex) { // nights selected, and night indexes among them (format 3 on)
-      return byNightIndexes(archive, root, entries, version, selection);
+      return byNightIndexes(archive, root, entries, version, selection, readNightIndexes);
     }
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
     for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive))) {
@@ -220,18 +260,21 @@ public final class ArchiveListing {
   }
 
   /**
-   * Selected nights that night indexes cover: their index entries and night indexes, and no
-   * listing of runs/. A run a night index lists is left to the job's workers ({@link
-   * RunChecks}: its entry, manifest and block files, a missing manifest named as damage there);
-   * an entry no night index covers (its job was killed before writing one) is read here, and
-   * its run checked from the client as before night indexes. A run a night index lists whose
-   * entry is gone has its manifest read here and is said. A run with neither (a job killed
-   * between its manifest and its entry) cannot be found without listing runs/: the whole
-   * archive's listing finds it, and archiving its trace again indexes it.
+   * Selected nights that night indexes cover: their index entries and, if {@code read}, night
+   * indexes; no listing of runs/. A run a night index lists is left to the job's workers ({@link
+   * RunChecks}: its entry, manifest and block files, a missing manifest named as damage there),
+   * as is, unread, a run whose job wrote a night index of its partition. An entry no night
+   * index covers (its job was killed before writing one) is read here, and its run checked from
+   * the client as before night indexes. A run a night index lists whose entry is gone has its
+   * manifest read and is said (by the job: the client does not read the lines). A run with
+   * neither (a job killed between its manifest and its entry) cannot be found without listing
+   * runs/: the whole archive's listing finds it, and archiving its trace again indexes it.
    */
   private static Listing byNightIndexes(String archive, String root,
-      List<MatchResult.Metadata> entries, int version, RunSelection selection) {
-    Map<String, NightIndex.Run> lines = nightIndexLines(archive, root, entries, selection);
+      List<MatchResult.Metadata> entries, int version, RunSelection selection, boolean read) {
+    Set<String> nightIndexes = nightIndexesOf(root, entries, selection);
+    Map<String, NightIndex.Run> lines = read
+        ? nightIndexLines(archive, root, entries, selection) : Map.of();
     List<ManifestRef> refs = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     Set<String> indexed = new TreeSet<>();
@@ -243,9 +286,12 @@ public final class ArchiveListing {
       }
       String manifest = ArchiveLayout.manifest(archive, e.runId).toString();
       NightIndex.Run line = lines.get(e.runId + ArchiveLayout.JOB_SEPARATOR + e.jobId);
-      // With its night index's line the entry is read by the job's workers; without, here.
+      boolean nightIndexed = nightIndexes.contains(partitionOfJob(e.night, e.host, e.jobId));
+      // With its night index's line, or its line not read yet, the entry is read by the job's
+      // workers; without, here.
+      boolean leftToJob = line != null || (nightIndexed && !read);
       refs.add(new ManifestRef(manifest, e.jobId, line,
-          line != null ? entry : entry.read(archive)));
+          leftToJob ? entry : entry.read(archive), nightIndexed));
     }
     for (NightIndex.Run line : lines.values()) {
       if (indexed.add(line.runId())) { // listed by a night index, without an index entry
@@ -259,7 +305,45 @@ public final class ArchiveListing {
         } // else a line of a run replaced since: its entry is elsewhere
       }
     }
-    return Listing.of(readWhereTwoEntries(archive, refs), refs, warnings);
+    Listing listing = Listing.of(readWhereTwoEntries(archive, refs), refs, warnings);
+    return new Listing(listing.refs(), listing.warnings(), listing.unindexed(), true);
+  }
+
+  /** "NIGHT/HOST/JOB" of each night index among the listed files of the selected partitions. */
+  private static Set<String> nightIndexesOf(String root, List<MatchResult.Metadata> entries,
+      RunSelection selection) {
+    Set<String> out = new TreeSet<>();
+    for (MatchResult.Metadata m : entries) {
+      String[] parts = nightIndexPath(root, m, selection);
+      if (parts != null) {
+        out.add(partitionOfJob(parts[0], parts[1], parts[2]));
+      }
+    }
+    return out;
+  }
+
+  private static String partitionOfJob(String night, String host, String jobId) {
+    return night + "/" + host + "/" + jobId;
+  }
+
+  /**
+   * {night, host, job} of a listed night index of a selected partition, or null for any other
+   * file.
+   */
+  private static String[] nightIndexPath(String root, MatchResult.Metadata m,
+      RunSelection selection) {
+    String path = m.resourceId().toString();
+    String[] parts = path.substring(root.length()).split("/");
+    if (parts.length != 3 || !parts[2].startsWith(NightIndex.NAME_PREFIX)
+        || !parts[0].startsWith("night=") || !parts[1].startsWith("host=")) {
+      return null;
+    }
+    String night = parts[0].substring(6);
+    String host = parts[1].substring(5);
+    if (!selection.isAll() && !selection.matches(night, host)) {
+      return null;
+    }
+    return new String[] {night, host, parts[2].substring(NightIndex.NAME_PREFIX.length())};
   }
 
   /**
@@ -272,9 +356,10 @@ public final class ArchiveListing {
     refs.forEach(r -> perManifest.merge(r.path(), 1, Integer::sum));
     List<ManifestRef> out = new ArrayList<>();
     for (ManifestRef r : refs) {
-      boolean two = perManifest.get(r.path()) > 1 && r.indexed() != null && r.entry() != null;
-      out.add(two ? new ManifestRef(r.path(), r.indexedJobId(), null, r.entry().read(archive))
-          : r);
+      boolean two = perManifest.get(r.path()) > 1 && (r.indexed() != null || r.deferred())
+          && r.entry() != null;
+      out.add(two ? new ManifestRef(r.path(), r.indexedJobId(), null, r.entry().read(archive),
+          false) : r);
     }
     return out;
   }
@@ -301,21 +386,16 @@ public final class ArchiveListing {
    */
   private static Map<String, NightIndex.Run> nightIndexLines(String archive, String root,
       List<MatchResult.Metadata> entries, RunSelection selection) {
-    Map<String, NightIndex.Run> lines = new TreeMap<>();
+    List<Callable<NightIndex>> reads = new ArrayList<>();
     for (MatchResult.Metadata m : entries) {
-      String path = m.resourceId().toString();
-      String[] parts = path.substring(root.length()).split("/");
-      if (parts.length != 3 || !parts[2].startsWith(NightIndex.NAME_PREFIX)
-          || !parts[0].startsWith("night=") || !parts[1].startsWith("host=")) {
-        continue;
+      String[] parts = nightIndexPath(root, m, selection);
+      if (parts != null) {
+        String path = m.resourceId().toString();
+        reads.add(() -> NightIndexes.read(path, parts[0], parts[1], parts[2]));
       }
-      String night = parts[0].substring(6);
-      String host = parts[1].substring(5);
-      if (!selection.isAll() && !selection.matches(night, host)) {
-        continue;
-      }
-      NightIndex index = NightIndexes.read(path, night, host,
-          parts[2].substring(NightIndex.NAME_PREFIX.length()));
+    }
+    Map<String, NightIndex.Run> lines = new TreeMap<>();
+    for (NightIndex index : ManyAtOnce.call(reads, "loadprof-night-indexes")) {
       for (NightIndex.Run r : index.runs()) {
         lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(), r);
       }

@@ -2,10 +2,7 @@ package dev.loadprof.archive.beam;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import org.apache.beam.sdk.values.KV;
 
 /**
@@ -16,46 +13,15 @@ import org.apache.beam.sdk.values.KV;
  * failure in the runs' order is thrown, as a sequential check would.
  */
 final class LocalRunChecks {
-  /** Threads: enough to overlap the requests' latency, few enough for a shared machine. */
-  static final int THREADS = 8;
-
   private LocalRunChecks() {}
 
   /** {@link ReadArchive.FingerprintFn#fingerprinted} of each (archive, ref), in order. */
   static List<KV<String, ReadArchive.ManifestToRead>> fingerprinted(
       List<KV<String, ArchiveListing.ManifestRef>> refs) {
-    if (refs.size() <= 1) {
-      List<KV<String, ReadArchive.ManifestToRead>> out = new ArrayList<>();
-      refs.forEach(r -> out.add(ReadArchive.FingerprintFn.fingerprinted(r.getKey(),
-          r.getValue(), false)));
-      return out;
+    List<Callable<KV<String, ReadArchive.ManifestToRead>>> checks = new ArrayList<>();
+    for (KV<String, ArchiveListing.ManifestRef> r : refs) {
+      checks.add(() -> ReadArchive.FingerprintFn.fingerprinted(r.getKey(), r.getValue(), false));
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, refs.size()), r -> {
-      Thread t = new Thread(r, "loadprof-run-checks");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<KV<String, ReadArchive.ManifestToRead>>> futures = new ArrayList<>();
-      for (KV<String, ArchiveListing.ManifestRef> r : refs) {
-        futures.add(pool.submit(() -> ReadArchive.FingerprintFn.fingerprinted(r.getKey(),
-            r.getValue(), false)));
-      }
-      List<KV<String, ReadArchive.ManifestToRead>> out = new ArrayList<>();
-      for (Future<KV<String, ReadArchive.ManifestToRead>> f : futures) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while checking archived runs", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
+    return ManyAtOnce.call(checks, "loadprof-run-checks");
   }
 }

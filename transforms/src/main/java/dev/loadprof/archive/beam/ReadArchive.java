@@ -59,6 +59,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   /** (manifest and its CPU count, a CPU a block of the run is of), for runs of CPU blocks. */
   private static final TupleTag<KV<String, Integer>> CPUS_OF_RUN = new TupleTag<>("cpus") {};
 
+  private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
   private final List<String> archives;
   private final RunSelection selection;
   /** The kind of stored figures read instead of a run's blocks ({@link RunFigures}), or "". */
@@ -149,9 +150,18 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    */
   public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection)
       throws IOException {
+    return readRunsLocally(archives, selection, w -> LOG.warn(w));
+  }
+
+  /**
+   * The same, what the listing finds to say (a run its night index lists without its index
+   * entry: the client reads no night index) given to {@code said}.
+   */
+  public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection,
+      Consumer<String> said) throws IOException {
     List<KV<String, ArchiveListing.ManifestRef>> refs = new ArrayList<>();
     for (String archive : archives) {
-      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection)) {
+      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection, said)) {
         refs.add(KV.of(archive, ref));
       }
     }
@@ -281,7 +291,10 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         ArchiveListing.ManifestRef ref, boolean checkBlockFiles) {
       String manifestPath = ref.path();
       RunManifestRecord manifest;
-      if (ref.indexed() == null) {
+      // A run its night index lists, or whose job wrote a night index of its partition, is
+      // checked here; any other the client checked, all but its manifest.
+      boolean checkedHere = ref.indexed() != null || ref.nightIndexed();
+      if (!checkedHere) {
         manifest = RunChecks.manifest(archive, ref); // the client checked the rest
       } else if (checkBlockFiles) {
         manifest = RunChecks.checked(archive, ref);
@@ -298,7 +311,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
       return KV.of(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
-          fingerprint, "", ref.indexed() != null && !checkBlockFiles));
+          fingerprint, "", checkedHere && !checkBlockFiles));
     }
   }
 
