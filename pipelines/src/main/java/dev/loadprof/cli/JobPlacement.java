@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.archive.beam.ExclusiveCreates;
 import dev.loadprof.cli.progress.ProgressDisplay;
 import dev.loadprof.cli.progress.ProgressOptions;
 import dev.loadprof.pipelines.AnalyzePipeline;
@@ -15,12 +16,15 @@ import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
- * Where a job runs, decided here for analyze, compare and nightly alike. Local inputs (trace
- * files of text or perf.data, stdin, a pipe, local archives) with a local --out, and no --runner
- * nor Beam or Flink option, are analyzed in this JVM without a Beam runner ({@link
+ * Where a job runs, decided here for analyze, compare and nightly alike. With no --runner nor
+ * Beam or Flink option (a store's options, which say where S3 or HDFS is, do not count) and a
+ * local --out, a job whose traces are local (files of text or perf.data, stdin, a pipe) and
+ * whose archives are local or on a store is analyzed in this JVM without a Beam runner ({@link
  * LocalAnalysis}): the same cores and the same output bytes as Beam's DirectRunner, without its
- * per-element coder checks (bench/RESULTS.md sections 18 and 28). Anything else (a store's path,
- * --runner, a pipeline option) runs on Beam, on the runner its options name.
+ * per-element coder checks (bench/RESULTS.md sections 18 and 28); an archive on a store is read
+ * through Beam's file systems, as the DirectRunner reads it. Anything else (a trace on a store,
+ * an --out on a store, --runner, a pipeline option) runs on Beam, on the runner its options
+ * name.
  */
 final class JobPlacement {
   private final RunnerOptions runner;
@@ -41,9 +45,9 @@ final class JobPlacement {
     this.outDir = outDir;
     // A job in this JVM needs no Beam options (Beam's file systems know local files without
     // them), and making them costs ~0.3 s of start-up.
-    this.local = runner.inThisJvm(pipelineArgs, given) && !outDir.contains("://");
-    if (!local) {
-      beamOptions();
+    this.local = runner.mayRunHere(pipelineArgs) && !outDir.contains("://");
+    if (!local || given.stream().anyMatch(JobPlacement::onStore)) {
+      beamOptions(); // also how this JVM's reads reach the stores
     }
   }
 
@@ -64,6 +68,9 @@ final class JobPlacement {
   long run(List<String> traces, List<String> archives, AnalyzeSettings settings,
       AnalysisWriter writer, ProgressOptions progress, PrintStream err) throws UsageException {
     if (inThisJvm(traces, archives)) {
+      if (archives.stream().anyMatch(JobPlacement::onStore)) {
+        beamOptions(); // Beam's file systems read the store here too
+      }
       long unusable;
       try (ProgressDisplay shown = progress.start(err)) {
         unusable = LocalAnalysis.run(traces, archives, settings, writer);
@@ -85,10 +92,16 @@ final class JobPlacement {
     return result == null ? 0 : JobOutcome.counter(result, name);
   }
 
-  /** Whether the resolved inputs (globs expanded) run in this JVM. */
+  /**
+   * Whether the resolved inputs (globs expanded) run in this JVM: every trace local (a trace on
+   * a store is split and read by Beam's workers); archives local or on a store.
+   */
   boolean inThisJvm(List<String> traces, List<String> archives) {
-    return local && runner.inThisJvm(pipelineArgs, traces)
-        && runner.inThisJvm(pipelineArgs, archives);
+    return local && traces.stream().noneMatch(JobPlacement::onStore);
+  }
+
+  private static boolean onStore(String path) {
+    return path.contains("://");
   }
 
   private PipelineOptions beamOptions() throws UsageException {
@@ -96,6 +109,7 @@ final class JobPlacement {
       options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
           StoreEnvironment.paths(given, outDir));
       FileSystems.setDefaultPipelineOptions(options);
+      ExclusiveCreates.setDefaultOptions(options); // stored figures, by a job in this JVM
     }
     return options;
   }

@@ -51,13 +51,12 @@ final class RunnerOptions {
   }
 
   /**
-   * Whether a job may run in this JVM without a Beam runner: no --runner and no pipeline option
-   * given (so the default, the DirectRunner, would run it) and every input a local file, stdin
-   * or a pipe. {@link JobPlacement} asks, for every command.
+   * Whether a job may run in this JVM without a Beam runner: no --runner, and no pipeline option
+   * but a store's (how to reach S3 or HDFS), so the default, the DirectRunner, would run it.
+   * {@link JobPlacement} asks, for every command, and then looks at the inputs.
    */
-  boolean inThisJvm(List<String> pipelineArgs, List<String> inputs) {
-    return runner == null && pipelineArgs.isEmpty()
-        && inputs.stream().noneMatch(path -> path.contains("://"));
+  boolean mayRunHere(List<String> pipelineArgs) {
+    return runner == null && pipelineArgs.stream().allMatch(StoreOptionNames::isStoreOption);
   }
 
   /** A cluster job against a master that is not up fails late and obscurely; say it now. */

@@ -7,9 +7,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Where a job runs, one rule for analyze, compare and nightly: in this JVM for local inputs and
- * a local --out with no runner and no Beam option; on Beam otherwise, also when a glob resolved
- * to a store's files or an archive is remote.
+ * Where a job runs, one rule for analyze, compare and nightly: in this JVM for local traces,
+ * archives local or on a store, and a local --out, with no runner and no Beam option but a
+ * store's (where S3 is); on Beam otherwise, also when a glob resolved to a store's traces.
  */
 class JobPlacementTest {
   @ParameterizedTest(name = "{0} {1} -> out {2}, resolved {3}: in this JVM {4}")
@@ -19,7 +19,11 @@ class JobPlacementTest {
       "--runner=direct  | ''                     | out    | ''            | false",
       "--runner=flink   | ''                     | out    | ''            | false",
       "''               | --maxBundleSize=1000   | out    | ''            | false",
-      "''               | ''                     | out    | archive:s3://b/a | false",
+      "''               | ''                     | out    | archive:s3://b/a | true",
+      "''               | --endpoint=http://127.0.0.1:9 | out | archive:s3://b/a | true",
+      "''               | --awsRegion=eu-west-1  | out    | archive:s3://b/a | true",
+      "--runner=direct  | ''                     | out    | archive:s3://b/a | false",
+      "''               | --endpoint=http://127.0.0.1:9 | s3://b/o | archive:s3://b/a | false",
       "''               | ''                     | out    | trace:s3://b/t.txt | false",
       "''               | ''                     | out    | archive:/tmp/a | true",
   })

@@ -20,7 +20,18 @@ import org.slf4j.LoggerFactory;
 public final class ExclusiveCreates {
   private static final Logger LOG = LoggerFactory.getLogger(ExclusiveCreates.class);
 
+  /**
+   * The options a job in the CLI's JVM reaches its stores with (the same that Beam's file
+   * systems were given), for a create that is not handed any; null until set.
+   */
+  private static volatile PipelineOptions defaultOptions;
+
   private ExclusiveCreates() {}
+
+  /** Set with Beam's file systems' defaults, for a job that runs without a Beam runner. */
+  public static void setDefaultOptions(PipelineOptions options) {
+    defaultOptions = options;
+  }
 
   /** The primitive for {@code scheme}, or null when no module provides one. */
   public static ExclusiveCreate forScheme(String scheme) {
@@ -42,7 +53,7 @@ public final class ExclusiveCreates {
       throws IOException {
     ExclusiveCreate primitive = forScheme(file.getScheme());
     if (primitive != null) {
-      return primitive.createIfAbsent(file, bytes, options);
+      return primitive.createIfAbsent(file, bytes, options != null ? options : defaultOptions);
     }
     LOG.warn("{}: no create-if-absent for {}:// paths; concurrent archive jobs writing the same"
         + " run id are not guarded (the last one's manifest wins)", file, file.getScheme());
