@@ -84,6 +84,34 @@ class ArchiveNightSelectionTest {
     assertTrue(!run.err().contains("Exception") && !run.err().contains("\tat "), run.err());
   }
 
+  /**
+   * A block file of a run the client left to the job is checked as it is read, not before as
+   * well: a truncated one fails the job naming it, in this JVM and on Beam alike.
+   */
+  @Test
+  void aTruncatedBlockFileOfANightIndexedRunFailsTheJobNamingIt() throws IOException {
+    Path archive = tmp.resolve("truncated");
+    archive(archive, "phases");
+    Path blockFile;
+    try (Stream<Path> walk = Files.walk(archive.resolve("blocks"))) {
+      blockFile = walk.filter(p -> p.toString().endsWith(".avro")).sorted().findFirst()
+          .orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(blockFile);
+    Files.write(blockFile, java.util.Arrays.copyOf(bytes, bytes.length - 100));
+    for (String runner : new String[] {null, "direct"}) {
+      Run run = runner == null ? analyze(archive, "t-local", "--nights", NIGHT)
+          : analyze(archive, "t-beam", "--nights", NIGHT, "--runner", runner);
+      assertEquals(2, run.code(), run.out() + run.err());
+      assertThat(run.err(), containsString(blockFile + ": corrupt or truncated Avro file ("
+          + (bytes.length - 100) + " bytes, the manifest says " + bytes.length + ")"));
+      assertTrue(!run.err().contains("\tat "), run.err());
+    }
+    for (String out : new String[] {"t-local", "t-beam"}) { // no report of a damaged run
+      assertTrue(!Files.exists(tmp.resolve(out).resolve("summary.json")), out);
+    }
+  }
+
   @Test
   void aMissingManifestOfANightIndexedRunFailsTheJobNamingTheRun() throws IOException {
     Path archive = tmp.resolve("gone");

@@ -159,6 +159,11 @@ public final class ArchiveFiles {
     try (InputStream in = Channels.newInputStream(openChecked(file, ref.sizeBytes()));
         DataFileStream<EventBlockRecord> records =
             new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
+      String schema = records.getSchema().getFullName();
+      if (!schema.equals(EventBlockRecord.getClassSchema().getFullName())) {
+        throw new ArchiveCorruptException(name, "holds " + schema + " records, not event blocks",
+            null);
+      }
       EventBlockRecord reuse = null;
       while (records.hasNext()) {
         reuse = records.next(reuse);

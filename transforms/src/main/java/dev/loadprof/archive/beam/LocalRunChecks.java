@@ -7,9 +7,9 @@ import org.apache.beam.sdk.values.KV;
 
 /**
  * The runs' checks of {@link ReadArchive}'s "Check and fingerprint runs" step without a runner:
- * on a few threads, since each is a handful of small reads that wait on the store. The block
- * files of a run a night index lists are checked when they are read, if they are (a nightly
- * reads only the runs whose figures are not stored). The first
+ * on a few threads, since each is a handful of small reads that wait on the store. Block files
+ * are checked when they are read, if they are (a nightly reads only the runs whose figures are
+ * not stored). The first
  * failure in the runs' order is thrown, as a sequential check would.
  */
 final class LocalRunChecks {
@@ -20,7 +20,7 @@ final class LocalRunChecks {
       List<KV<String, ArchiveListing.ManifestRef>> refs) {
     List<Callable<KV<String, ReadArchive.ManifestToRead>>> checks = new ArrayList<>();
     for (KV<String, ArchiveListing.ManifestRef> r : refs) {
-      checks.add(() -> ReadArchive.FingerprintFn.fingerprinted(r.getKey(), r.getValue(), false));
+      checks.add(() -> ReadArchive.FingerprintFn.fingerprinted(r.getKey(), r.getValue()));
     }
     return ManyAtOnce.call(checks, "loadprof-run-checks");
   }

@@ -101,7 +101,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         // The runs' checks (manifest, block files) spread over the workers, many at once.
         .apply("Spread runs over workers", Reshuffle.viaRandomKey())
         // One trace under several run ids (the same fingerprint) is one run: counted once.
-        .apply("Check and fingerprint runs", ParDo.of(new FingerprintFn(storedKind.isEmpty())))
+        .apply("Check and fingerprint runs", ParDo.of(new FingerprintFn()))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(ManifestToRead.class)))
         .apply("Group runs by trace content", GroupByKey.create())
         .apply("Count each trace once", ParDo.of(new OncePerTraceFn()))
@@ -138,7 +138,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * manifest states (where figures computed from them are stored: {@link RunFigures}).
    */
   public record Blocks(String archive, String runId, String jobId, int blocksVersion,
-      RunManifestRecord manifest, String manifestPath, boolean unchecked) {
+      RunManifestRecord manifest, String manifestPath) {
     public ResourceId figures(String kind) {
       return RunFigures.file(archive, runId, jobId, blocksVersion, kind);
     }
@@ -178,8 +178,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
         RunManifestRecord[] manifest = new RunManifestRecord[1];
         RunInfo info = ReadManifestFn.read(m, files, manifest);
         runs.add(new LocalRun(info, files, new Blocks(m.archive(), info.runId,
-            manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path(),
-            m.indexed())));
+            manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path())));
       }
     }
     return runs;
@@ -187,13 +186,11 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
   /**
    * Streams a run's block files to {@code blocks}, then checks its manifest's CPU count against
-   * the CPUs of its blocks, as the pipeline does.
+   * the CPUs of its blocks, as the pipeline does. A file is checked as it is read (its size,
+   * its schema, every block against the manifest: {@link ArchiveFiles#readBlocks}), not before
+   * as well: on a store that would be three more requests a file.
    */
   public static void readBlocksLocally(LocalRun run, Consumer<EventBlock> blocks) {
-    if (run.blocks().unchecked()) { // a night index listed it: its files are checked here
-      RunChecks.checkBlockFiles(run.blocks().archive(), run.blocks().manifestPath(),
-          run.blocks().manifest());
-    }
     Map<String, Set<Integer>> cpusByManifest = new TreeMap<>();
     for (BlockFileRef file : run.files()) {
       Set<Integer> cpus = cpusByManifest.computeIfAbsent(file.cpuCountKey(), k -> new HashSet<>());
@@ -242,9 +239,9 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * is counted instead of it ("" when it is the one counted).
    */
   record ManifestToRead(String archive, String path, String runId, String fingerprint,
-      String sameAs, boolean indexed) implements Serializable {
+      String sameAs) implements Serializable {
     ManifestToRead countedAs(String keptRunId) {
-      return new ManifestToRead(archive, path, runId, fingerprint, keptRunId, indexed);
+      return new ManifestToRead(archive, path, runId, fingerprint, keptRunId);
     }
 
     /**
@@ -264,23 +261,16 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   }
 
   /**
-   * (archive, manifest ref) -> (fingerprint, manifest to read), committed runs only; a run its
-   * night index lists is checked here first ({@link RunChecks}), as the CLI checks the others.
+   * (archive, manifest ref) -> (fingerprint, manifest to read), committed runs only; the
+   * manifest of a run the client left to the job (its night index lists it) is checked here
+   * ({@link RunChecks}), as the CLI checks the others; its block files as they are read.
    */
   static final class FingerprintFn
       extends DoFn<KV<String, ArchiveListing.ManifestRef>, KV<String, ManifestToRead>> {
-    /** False when a run's block files are checked only if they are read (stored figures). */
-    private final boolean checkBlockFiles;
-
-    FingerprintFn(boolean checkBlockFiles) {
-      this.checkBlockFiles = checkBlockFiles;
-    }
-
     @ProcessElement
     public void process(@Element KV<String, ArchiveListing.ManifestRef> element,
         OutputReceiver<KV<String, ManifestToRead>> out) {
-      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(), element.getValue(),
-          checkBlockFiles);
+      KV<String, ManifestToRead> keyed = fingerprinted(element.getKey(), element.getValue());
       if (keyed != null) {
         out.output(keyed);
       }
@@ -288,21 +278,14 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
     /** (trace content key, manifest to read), or null for an index entry with no run to read. */
     static KV<String, ManifestToRead> fingerprinted(String archive,
-        ArchiveListing.ManifestRef ref, boolean checkBlockFiles) {
+        ArchiveListing.ManifestRef ref) {
       String manifestPath = ref.path();
-      RunManifestRecord manifest;
-      // A run its night index lists, or whose job wrote a night index of its partition, is
-      // checked here; any other the client checked, all but its manifest.
+      RunManifestRecord manifest = RunChecks.manifest(archive, ref);
+      // A run its night index lists, or whose job wrote a night index of its partition: the
+      // client left it to the job. Any other the client checked, all but its manifest.
       boolean checkedHere = ref.indexed() != null || ref.nightIndexed();
-      if (!checkedHere) {
-        manifest = RunChecks.manifest(archive, ref); // the client checked the rest
-      } else if (checkBlockFiles) {
-        manifest = RunChecks.checked(archive, ref);
-      } else { // its block files are checked before they are read, if they are
-        manifest = RunChecks.manifest(archive, ref);
-        if (manifest != null) {
-          RunChecks.converts(manifestPath, manifest);
-        }
+      if (checkedHere && manifest != null) {
+        RunChecks.converts(manifestPath, manifest);
       }
       if (manifest == null) {
         return null;
@@ -311,7 +294,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
       return KV.of(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
-          fingerprint, "", checkedHere && !checkBlockFiles));
+          fingerprint, ""));
     }
   }
 
@@ -344,9 +327,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       } else {
         if (!RunFigures.readInstead(element.archive(), manifest[0], storedKind, files.isEmpty(),
             out.get(STORED_FIGURES), out.get(FIGURES_TO_STORE))) {
-          if (element.indexed()) { // a night index listed it: its files are checked here
-            RunChecks.checkBlockFiles(element.archive(), element.path(), manifest[0]);
-          }
+          // Each file is checked as it is read (ArchiveFiles.readBlocks), not before as well.
           files.forEach(f -> out.get(BLOCK_FILES).output(f));
         }
         // The same counters as parsing the trace, so the CLI behaves the same.

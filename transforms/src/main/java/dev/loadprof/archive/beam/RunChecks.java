@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import org.apache.avro.file.DataFileStream;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.ResourceId;
@@ -19,29 +18,19 @@ import org.apache.beam.sdk.io.fs.ResourceId;
  * The checks of an archived run that need its own files, before its blocks are read: its
  * manifest (its checksum, and the one its night index states), and that every block file it
  * lists is there, of the recorded size, an Avro file of event blocks whose first block is of
- * this run. The client ran them for every run before the job; for runs a night index lists
- * they run in the job's workers, many at once, with the same messages (exit code 2).
+ * this run. The client runs them for the runs no night index covers, before the job; for the
+ * others the job's workers check the manifest, many at once, and each block file as it is
+ * read ({@link ArchiveFiles#readBlocks}), with the same messages (exit code 2).
  */
 public final class RunChecks {
   private RunChecks() {}
 
   /**
-   * The manifest of {@code ref} checked with its block files, or null when there is no run to
-   * read: an index entry of a job that never committed, or a stale one (another job's manifest
-   * is in place).
+   * The manifest of {@code ref}, or null when there is no run to read: an index entry of a job
+   * that never committed, or a stale one (another job's manifest is in place).
    *
-   * @throws ArchiveCorruptException naming the file and the run, when any of it is damaged
+   * @throws ArchiveCorruptException naming the file and the run, when it is damaged or missing
    */
-  public static RunManifestRecord checked(String archive, ArchiveListing.ManifestRef ref) {
-    RunManifestRecord manifest = manifest(archive, ref);
-    if (manifest != null) {
-      converts(ref.path(), manifest);
-      checkBlockFiles(archive, ref.path(), manifest);
-    }
-    return manifest;
-  }
-
-  /** The first half of {@link #checked}: the manifest alone. */
   public static RunManifestRecord manifest(String archive, ArchiveListing.ManifestRef ref) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
     ref.checkEntry(archive);
@@ -89,19 +78,16 @@ public final class RunChecks {
    * first block is of the run its manifest describes (the job checks every block).
    */
   static void checkFirstBlock(ResourceId file, BlockFileRef ref) {
+    // One open (on S3 a HEAD and a GET): the writer's schema is in the header, read before any
+    // record is resolved against EventBlockRecord.
     try (InputStream in = Channels.newInputStream(FileSystems.open(file));
-        DataFileStream<Object> avro = new DataFileStream<>(in, new GenericDatumReader<>())) {
-      String schema = avro.getSchema().getFullName();
+        DataFileStream<EventBlockRecord> blocks =
+            new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
+      String schema = blocks.getSchema().getFullName();
       if (!schema.equals(EventBlockRecord.getClassSchema().getFullName())) {
         throw new ArchiveCorruptException(file.toString(), "holds " + schema
             + " records, not event blocks", null);
       }
-    } catch (IOException | RuntimeException e) {
-      throw corrupt(file, e);
-    }
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
-        DataFileStream<EventBlockRecord> blocks =
-            new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
       if (blocks.hasNext()) {
         ArchiveFiles.checkAgainstManifest(ref, blocks.next());
       }
