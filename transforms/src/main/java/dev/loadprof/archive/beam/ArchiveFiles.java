@@ -102,7 +102,8 @@ public final class ArchiveFiles {
         : file.getFilename().replaceFirst("\\.avro$", "");
     int runs = name.lastIndexOf("/" + ArchiveLayout.RUNS_DIR + "/");
     String archive = runs < 0 ? name : name.substring(0, runs);
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file));
+    // Read whole in one request (on S3 a GET, where Beam's open adds a HEAD): a manifest is small.
+    try (InputStream in = new java.io.ByteArrayInputStream(StoreListing.read(name));
         DataFileStream<RunManifestRecord> records =
             new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
       if (!records.hasNext()) {

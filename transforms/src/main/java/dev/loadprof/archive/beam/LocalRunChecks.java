@@ -15,12 +15,12 @@ import org.apache.beam.sdk.values.KV;
 final class LocalRunChecks {
   private LocalRunChecks() {}
 
-  /** {@link ReadArchive.FingerprintFn#fingerprinted} of each (archive, ref), in order. */
-  static List<KV<String, ReadArchive.ManifestToRead>> fingerprinted(
+  /** {@link ReadArchive.FingerprintFn#checked} of each (archive, ref), in order. */
+  static List<ReadArchive.FingerprintFn.Checked> checked(
       List<KV<String, ArchiveListing.ManifestRef>> refs) {
-    List<Callable<KV<String, ReadArchive.ManifestToRead>>> checks = new ArrayList<>();
+    List<Callable<ReadArchive.FingerprintFn.Checked>> checks = new ArrayList<>();
     for (KV<String, ArchiveListing.ManifestRef> r : refs) {
-      checks.add(() -> ReadArchive.FingerprintFn.fingerprinted(r.getKey(), r.getValue()));
+      checks.add(() -> ReadArchive.FingerprintFn.checked(r.getKey(), r.getValue()));
     }
     return ManyAtOnce.call(checks, "loadprof-run-checks");
   }

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -166,16 +167,18 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       }
     }
     Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
-    for (KV<String, ManifestToRead> keyed : LocalRunChecks.fingerprinted(refs)) {
-      if (keyed != null) {
-        byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
+    Map<String, RunManifestRecord> manifests = new HashMap<>(); // read by the checks: not again
+    for (FingerprintFn.Checked c : LocalRunChecks.checked(refs)) {
+      if (c != null) {
+        byContent.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(c.toRead());
+        manifests.put(c.toRead().path(), c.manifest());
       }
     }
     List<LocalRun> runs = new ArrayList<>();
     for (List<ManifestToRead> sameContent : byContent.values()) {
       for (ManifestToRead m : ManifestToRead.oncePerTrace(sameContent)) {
         List<BlockFileRef> files = new ArrayList<>();
-        RunManifestRecord[] manifest = new RunManifestRecord[1];
+        RunManifestRecord[] manifest = {manifests.get(m.path())};
         RunInfo info = ReadManifestFn.read(m, files, manifest);
         runs.add(new LocalRun(info, files, new Blocks(m.archive(), info.runId,
             manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path())));
@@ -279,6 +282,15 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     /** (trace content key, manifest to read), or null for an index entry with no run to read. */
     static KV<String, ManifestToRead> fingerprinted(String archive,
         ArchiveListing.ManifestRef ref) {
+      Checked c = checked(archive, ref);
+      return c == null ? null : KV.of(c.key(), c.toRead());
+    }
+
+    /** A run checked: its trace content key, its manifest to read, and that manifest as read. */
+    record Checked(String key, ManifestToRead toRead, RunManifestRecord manifest) {}
+
+    /** The same with the manifest read, or null for an index entry with no run to read. */
+    static Checked checked(String archive, ArchiveListing.ManifestRef ref) {
       String manifestPath = ref.path();
       RunManifestRecord manifest = RunChecks.manifest(archive, ref);
       // A run its night index lists, or whose job wrote a night index of its partition: the
@@ -293,8 +305,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       String fingerprint = manifest.getFingerprint();
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
-      return KV.of(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
-          fingerprint, ""));
+      return new Checked(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
+          fingerprint, ""), manifest);
     }
   }
 
@@ -350,13 +362,16 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       return read(element, files, new RunManifestRecord[1]);
     }
 
-    /** The same, the manifest read put in {@code manifest[0]}. */
+    /**
+     * The same, the manifest read put in {@code manifest[0]}; read only if {@code manifest[0]}
+     * is null (else it is the manifest as the run's checks read it).
+     */
     static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
         RunManifestRecord[] read) {
       String archive = element.archive();
       String manifestPath = element.path();
-      RunManifestRecord manifest =
-          ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
+      RunManifestRecord manifest = read[0] != null ? read[0]
+          : ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
       read[0] = manifest;
       RunInfo run;
       try {

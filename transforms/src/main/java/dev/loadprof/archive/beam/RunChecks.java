@@ -34,7 +34,13 @@ public final class RunChecks {
   public static RunManifestRecord manifest(String archive, ArchiveListing.ManifestRef ref) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
     ref.checkEntry(archive);
-    if (!ArchiveLayout.exists(file)) {
+    RunManifestRecord manifest;
+    try {
+      manifest = ArchiveFiles.readManifest(file); // one request; whether it is there, after
+    } catch (ArchiveCorruptException e) {
+      if (ArchiveLayout.exists(file)) {
+        throw e;
+      }
       // The client did not list runs/ when night indexes covered the selection: a manifest an
       // index entry or a night index leads to and is not there is damage, named here.
       ArchiveCorruptException missing = ref.missing(archive);
@@ -43,7 +49,6 @@ public final class RunChecks {
       }
       return null; // a run listed from runs/, gone since; an empty entry of format 2
     }
-    RunManifestRecord manifest = ArchiveFiles.readManifest(file);
     if (!ref.accepts(manifest)) {
       return null; // a stale index entry
     }
