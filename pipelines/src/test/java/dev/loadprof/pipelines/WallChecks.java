@@ -100,9 +100,17 @@ final class WallChecks {
       if (w.name().equals("overload") && expected.equals("runnable")) {
         // main sleeps in pthread_join meanwhile: the busy threads' own waits are the runnable
         // ones, behind each other (3 threads on 2 CPUs: ideally a third of their time)
+        // 3 threads on 2 CPUs: they wait for a CPU, whoever holds it
         JsonNode by = ts.get("runnable_by");
+        double runnable = ts.get("by_state_s").get("runnable").asDouble();
+        assertTrue(runnable >= 0.25 * w.seconds(), w.name() + ": " + ts);
+        // Behind each other, unless other processes held the CPUs for much of the phase (a CI
+        // run beside other builds saw 1.4 thread-s of 3 behind java in 0.97 s): then their
+        // waits are rightly the others' making, and the check above is what holds.
         double own = by.get("own_threads_s").asDouble() + by.get("unattributed_s").asDouble();
-        assertTrue(own >= 0.25 * w.seconds(), w.name() + ": " + ts);
+        if (by.get("other_processes_s").asDouble() < 0.5 * w.seconds()) {
+          assertTrue(own >= 0.25 * w.seconds(), w.name() + ": " + ts);
+        }
       } else {
         assertEquals(expected, dominantWait(ts), w.name() + ": " + ts);
       }
