@@ -19,8 +19,8 @@ import picocli.CommandLine.TypeConversionException;
 final class RunnerOptions {
   @Option(names = "--runner", paramLabel = "NAME", converter = RunnerName.class,
       description = "Where the job runs: direct (Beam's DirectRunner, in this JVM; the default"
-          + " when the inputs or --out are not all local; local traces and archives run in"
-          + " this JVM without a Beam runner), flink (embedded Flink),"
+          + " when a trace or --out is on a store; local traces and archives, local or on a"
+          + " store, run in this JVM without a Beam runner), flink (embedded Flink),"
           + " flink-cluster (the local cluster of scripts/flink-cluster.sh), or a .properties"
           + " file; see runner-configs/.")
   String runner; // null: not given, the default (direct)
