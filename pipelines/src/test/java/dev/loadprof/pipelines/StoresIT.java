@@ -224,7 +224,8 @@ class StoresIT {
 
   /**
    * compare and nightly read their runs from archives on the store and write their outputs to
-   * it: every output has the bytes of the same command over the same archives on local disk.
+   * it (on the DirectRunner), or to local disk (in the CLI's JVM): every output has the bytes of
+   * the same command over the same archives on local disk.
    */
   @ParameterizedTest
   @ValueSource(strings = {"s3", "hdfs"})
@@ -262,6 +263,15 @@ class StoresIT {
     CliProcess.Result nightlyHere = inProcess(store, "nightly", "--out", localNightly.toString(),
         "--comm", "^mixed$", localBase, localCand);
     assertTrue(nightlyHere.code() == 0 || nightlyHere.code() == 3, nightlyHere.output());
+    // The store's archives with a local --out: in this JVM, as local archives, the same bytes;
+    // the runs' figures it stores in the store's archives are read by the job on Beam below.
+    long jobsHere = LocalAnalysis.jobsStarted();
+    Path nightlyFromStore = tmp.resolve(store + "-nightly-from-store");
+    CliProcess.Result fromStore = inProcess(store, "nightly", "--out",
+        nightlyFromStore.toString(), "--comm", "^mixed$", storeBase, storeCand);
+    assertEquals(nightlyHere.code(), fromStore.code(), fromStore.output());
+    assertEquals(jobsHere + 1, LocalAnalysis.jobsStarted(), "not run in the CLI's JVM");
+    assertSameFiles(localNightly, nightlyFromStore.toString());
     CliProcess.Result nightly = cli(store, "nightly", "--out", storeNightly, "--comm", "^mixed$",
         storeBase, storeCand);
     assertEquals(nightlyHere.code(), nightly.code(), nightly.output());
