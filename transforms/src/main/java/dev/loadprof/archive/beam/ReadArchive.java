@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -156,9 +157,14 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       }
     }
     Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
-    for (KV<String, ManifestToRead> keyed : LocalRunChecks.fingerprinted(refs)) {
-      if (keyed != null) {
+    // What checking each run read, by manifest: each is used once (a path listed twice is read
+    // again, so that no two runs share one RunInfo).
+    Map<String, Fingerprinted> checked = new HashMap<>();
+    for (Fingerprinted f : LocalRunChecks.fingerprinted(refs)) {
+      if (f != null) {
+        KV<String, ManifestToRead> keyed = f.keyed();
         byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
+        checked.putIfAbsent(keyed.getValue().path(), f);
       }
     }
     List<LocalRun> runs = new ArrayList<>();
@@ -166,7 +172,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       for (ManifestToRead m : ManifestToRead.oncePerTrace(sameContent)) {
         List<BlockFileRef> files = new ArrayList<>();
         RunManifestRecord[] manifest = new RunManifestRecord[1];
-        RunInfo info = ReadManifestFn.read(m, files, manifest);
+        RunInfo info = ReadManifestFn.read(m, files, manifest, checked.remove(m.path()));
         runs.add(new LocalRun(info, files, new Blocks(m.archive(), info.runId,
             manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path(),
             m.indexed())));
@@ -279,8 +285,19 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     /** (trace content key, manifest to read), or null for an index entry with no run to read. */
     static KV<String, ManifestToRead> fingerprinted(String archive,
         ArchiveListing.ManifestRef ref, boolean checkBlockFiles) {
+      Fingerprinted f = checked(archive, ref, checkBlockFiles);
+      return f == null ? null : f.keyed();
+    }
+
+    /**
+     * The same with what was read to check it: the manifest, and the run it converts into when
+     * it was converted (else null), so that a job in this JVM reads neither again.
+     */
+    static Fingerprinted checked(String archive, ArchiveListing.ManifestRef ref,
+        boolean checkBlockFiles) {
       String manifestPath = ref.path();
       RunManifestRecord manifest;
+      RunInfo run = null;
       if (ref.indexed() == null) {
         manifest = RunChecks.manifest(archive, ref); // the client checked the rest
       } else if (checkBlockFiles) {
@@ -288,7 +305,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       } else { // its block files are checked before they are read, if they are
         manifest = RunChecks.manifest(archive, ref);
         if (manifest != null) {
-          RunChecks.converts(manifestPath, manifest);
+          run = RunChecks.converted(manifestPath, manifest);
         }
       }
       if (manifest == null) {
@@ -297,10 +314,15 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       String fingerprint = manifest.getFingerprint();
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
-      return KV.of(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
-          fingerprint, "", ref.indexed() != null && !checkBlockFiles));
+      return new Fingerprinted(KV.of(key, new ManifestToRead(archive, manifestPath,
+          manifest.getRunId(), fingerprint, "", ref.indexed() != null && !checkBlockFiles)),
+          manifest, run);
     }
   }
+
+  /** A run's fingerprint with the manifest read for it and its run when converted (or null). */
+  record Fingerprinted(KV<String, ManifestToRead> keyed, RunManifestRecord manifest,
+      RunInfo run) {}
 
   static final class OncePerTraceFn
       extends DoFn<KV<String, Iterable<ManifestToRead>>, ManifestToRead> {
@@ -359,14 +381,23 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     /** The same, the manifest read put in {@code manifest[0]}. */
     static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
         RunManifestRecord[] read) {
+      return read(element, files, read, null);
+    }
+
+    /**
+     * The same from what checking the run read already ({@code checked}, or null to read the
+     * manifest): its manifest is not read again, nor converted again when it was.
+     */
+    static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
+        RunManifestRecord[] read, Fingerprinted checked) {
       String archive = element.archive();
       String manifestPath = element.path();
-      RunManifestRecord manifest =
-          ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
+      RunManifestRecord manifest = checked != null ? checked.manifest()
+          : ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
       read[0] = manifest;
-      RunInfo run;
+      RunInfo run = checked != null ? checked.run() : null;
       try {
-        run = ArchiveConversions.fromManifest(manifest);
+        run = run != null ? run : ArchiveConversions.fromManifest(manifest);
       } catch (RuntimeException e) {
         throw new ArchiveCorruptException(manifestPath, "unreadable manifest (" + e.getMessage()
             + ")", e);
