@@ -259,32 +259,40 @@ tenk_archives() {
 # figures, then per round night 30's figures deleted, analyze of night 30 alone and the warm
 # nightly, the builds in turn within each round; medians and ratios per build, and every output
 # of the cold and of the warm nightly compared (cmp) with the first build's.
+# Wall and CPU seconds (user + system, all threads) of one command run in directory $1.
+timed_cpu() {
+  local dir="$1" log="$2"; shift 2
+  (cd "$dir" && /usr/bin/time -f "%e %U %S" -o "$log.time" "$@" >"$log" 2>&1) \
+    || { echo "FAILED: $* (see $log)" >&2; tail -5 "$log" >&2; return 1; }
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$log.time"
+}
+
 tenk_local() {
   local rounds="$1" builds=(${FLEET_BUILDS:-$home}) b i r t first_out
   tenk_archives "$(classpath)" local
   echo "tenk local: builds ${builds[*]}; load $(cut -d' ' -f1-3 /proc/loadavg)"
-  declare -A ta tn
+  declare -A ta tn ca cn
   for i in "${!builds[@]}"; do
     b="${builds[$i]}"
     echo "build $i: $b at $(cat "$b/.revision" 2>/dev/null || git -C "$b" rev-parse --short HEAD 2>/dev/null)"
     rm -rf "$work/b100-local-$i" && cp -al "$work/b100" "$work/b100-local-$i" # new files only
     rm -rf "$work/b100-local-$i/figures"
-    t=$(cd "$b" && timed "$work/tenk-local-cold-$i.log" ./loadprof nightly \
+    t=$(timed_cpu "$b" "$work/tenk-local-cold-$i.log" ./loadprof nightly \
       --out "$work/tenk-local-cold-$i" "$work/b100-local-$i")
-    echo "build $i cold nightly (3,000 runs, no figures stored): $t s; $(grep -o 'figures of .*' "$work/tenk-local-cold-$i.log")"
+    echo "build $i cold nightly (3,000 runs, no figures stored): ${t% *} s, CPU ${t#* } s; $(grep -o 'figures of .*' "$work/tenk-local-cold-$i.log")"
   done
   for r in $(seq "$rounds"); do
     for i in "${!builds[@]}"; do
       b="${builds[$i]}"
       rm -rf "$work/b100-local-$i"/figures/*-2026-10-30
-      t=$(cd "$b" && timed "$work/tenk-local-analyze-$i.log" ./loadprof analyze \
+      t=$(timed_cpu "$b" "$work/tenk-local-analyze-$i.log" ./loadprof analyze \
         --nights 2026-10-30 --out "$work/tenk-local-analyze-$i" "$work/b100-local-$i")
-      ta[$i]+="$t "
-      echo "round $r build $i local analyze --nights 2026-10-30 (100 runs): $t s; load $(cut -d' ' -f1 /proc/loadavg)"
-      t=$(cd "$b" && timed "$work/tenk-local-nightly-$i.log" ./loadprof nightly \
+      ta[$i]+="${t% *} "; ca[$i]+="${t#* } "
+      echo "round $r build $i local analyze --nights 2026-10-30 (100 runs): ${t% *} s, CPU ${t#* } s; load $(cut -d' ' -f1 /proc/loadavg)"
+      t=$(timed_cpu "$b" "$work/tenk-local-nightly-$i.log" ./loadprof nightly \
         --out "$work/tenk-local-nightly-$i" "$work/b100-local-$i")
-      tn[$i]+="$t "
-      echo "round $r build $i local nightly (3,000 runs): $t s; $(grep -o 'figures of .*' "$work/tenk-local-nightly-$i.log")"
+      tn[$i]+="${t% *} "; cn[$i]+="${t#* } "
+      echo "round $r build $i local nightly (3,000 runs): ${t% *} s, CPU ${t#* } s; $(grep -o 'figures of .*' "$work/tenk-local-nightly-$i.log")"
     done
   done
   local ma mn f kind
@@ -292,6 +300,10 @@ tenk_local() {
     ma=$(echo "${ta[$i]}" | tr ' ' '\n' | grep . | median)
     mn=$(echo "${tn[$i]}" | tr ' ' '\n' | grep . | median)
     printf 'build %s local: median analyze %.2f s, nightly %.2f s: nightly / analyze = %.2f\n' \
+      "$i" "$ma" "$mn" "$(echo "$mn / $ma" | bc -l)"
+    ma=$(echo "${ca[$i]}" | tr ' ' '\n' | grep . | median)
+    mn=$(echo "${cn[$i]}" | tr ' ' '\n' | grep . | median)
+    printf 'build %s local CPU (user + system): median analyze %.2f s, nightly %.2f s: %.2f\n' \
       "$i" "$ma" "$mn" "$(echo "$mn / $ma" | bc -l)"
     [ "$i" = 0 ] && continue
     for kind in cold nightly analyze; do
