@@ -20,7 +20,8 @@
 #                                        10,000-run night (client), and analyze of night 30 vs
 #                                        nightly with nights 1-29's figures stored, on S3 (nightly:
 #                                        its nightly did not end in 33 min on the DirectRunner) or
-#                                        on a local copy (local); moto's S3 server by default
+#                                        on local copies (local: no server, fleet-b100 only; the
+#                                        builds compared are FLEET_BUILDS); moto's S3 server by default
 #   bench/fleet.sh counts | reset        the proxy's counts since the last reset
 # Everything generated goes under $FLEET_DIR (default /tmp/fleet-bench), S3Mock's data included;
 # S3Mock and the proxy keep running for the next call (bench/fleet.sh stop ends them).
@@ -234,6 +235,7 @@ tenk_archives() {
     fleet_tree "$work/b100" 2026-10-30 1 10 10
     touch "$work/b100.done"
   fi
+  [ "${2:-}" = local ] && return # the local part needs neither fleet-a10k nor a server
   if [ ! -f "$work/a10k.done" ]; then
     rm -rf "$work/a10k"
     fleet_tree "$work/a10k" "$first" 29 10 10
@@ -251,8 +253,74 @@ tenk_archives() {
   done
 }
 
+# Target (b) on local disk (the in-JVM path), no server: fleet-b100 made on local disk only;
+# for each build (FLEET_BUILDS: directories of built trees, default this one; each its own
+# ./loadprof), a copy of the archive without figures, a cold nightly that stores that build's
+# figures, then per round night 30's figures deleted, analyze of night 30 alone and the warm
+# nightly, the builds in turn within each round; medians and ratios per build, and every output
+# of the cold and of the warm nightly compared (cmp) with the first build's.
+# Wall and CPU seconds (user + system, all threads) of one command run in directory $1.
+timed_cpu() {
+  local dir="$1" log="$2"; shift 2
+  (cd "$dir" && /usr/bin/time -f "%e %U %S" -o "$log.time" "$@" >"$log" 2>&1) \
+    || { echo "FAILED: $* (see $log)" >&2; tail -5 "$log" >&2; return 1; }
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$log.time"
+}
+
+tenk_local() {
+  local rounds="$1" builds=(${FLEET_BUILDS:-$home}) b i r t first_out
+  tenk_archives "$(classpath)" local
+  echo "tenk local: builds ${builds[*]}; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  declare -A ta tn ca cn
+  for i in "${!builds[@]}"; do
+    b="${builds[$i]}"
+    echo "build $i: $b at $(cat "$b/.revision" 2>/dev/null || git -C "$b" rev-parse --short HEAD 2>/dev/null)"
+    rm -rf "$work/b100-local-$i" && cp -al "$work/b100" "$work/b100-local-$i" # new files only
+    rm -rf "$work/b100-local-$i/figures"
+    t=$(timed_cpu "$b" "$work/tenk-local-cold-$i.log" ./loadprof nightly \
+      --out "$work/tenk-local-cold-$i" "$work/b100-local-$i")
+    echo "build $i cold nightly (3,000 runs, no figures stored): ${t% *} s, CPU ${t#* } s; $(grep -o 'figures of .*' "$work/tenk-local-cold-$i.log")"
+  done
+  for r in $(seq "$rounds"); do
+    for i in "${!builds[@]}"; do
+      b="${builds[$i]}"
+      rm -rf "$work/b100-local-$i"/figures/*-2026-10-30
+      t=$(timed_cpu "$b" "$work/tenk-local-analyze-$i.log" ./loadprof analyze \
+        --nights 2026-10-30 --out "$work/tenk-local-analyze-$i" "$work/b100-local-$i")
+      ta[$i]+="${t% *} "; ca[$i]+="${t#* } "
+      echo "round $r build $i local analyze --nights 2026-10-30 (100 runs): ${t% *} s, CPU ${t#* } s; load $(cut -d' ' -f1 /proc/loadavg)"
+      t=$(timed_cpu "$b" "$work/tenk-local-nightly-$i.log" ./loadprof nightly \
+        --out "$work/tenk-local-nightly-$i" "$work/b100-local-$i")
+      tn[$i]+="${t% *} "; cn[$i]+="${t#* } "
+      echo "round $r build $i local nightly (3,000 runs): ${t% *} s, CPU ${t#* } s; $(grep -o 'figures of .*' "$work/tenk-local-nightly-$i.log")"
+    done
+  done
+  local ma mn f kind
+  for i in "${!builds[@]}"; do
+    ma=$(echo "${ta[$i]}" | tr ' ' '\n' | grep . | median)
+    mn=$(echo "${tn[$i]}" | tr ' ' '\n' | grep . | median)
+    printf 'build %s local: median analyze %.2f s, nightly %.2f s: nightly / analyze = %.2f\n' \
+      "$i" "$ma" "$mn" "$(echo "$mn / $ma" | bc -l)"
+    ma=$(echo "${ca[$i]}" | tr ' ' '\n' | grep . | median)
+    mn=$(echo "${cn[$i]}" | tr ' ' '\n' | grep . | median)
+    printf 'build %s local CPU (user + system): median analyze %.2f s, nightly %.2f s: %.2f\n' \
+      "$i" "$ma" "$mn" "$(echo "$mn / $ma" | bc -l)"
+    [ "$i" = 0 ] && continue
+    for kind in cold nightly analyze; do
+      first_out="$work/tenk-local-$kind-0"
+      for f in $(cd "$first_out" && find . -type f | sort); do
+        cmp -s "$first_out/$f" "$work/tenk-local-$kind-$i/$f" && echo "identical ($kind): $f" \
+          || echo "OUTPUTS DIFFER ($kind): $f"
+      done
+      [ "$(cd "$first_out" && find . -type f | sort)" = "$(cd "$work/tenk-local-$kind-$i" \
+        && find . -type f | sort)" ] || echo "OUTPUT FILES DIFFER ($kind): other names"
+    done
+  done
+}
+
 tenk() {
   local rounds="${1:-3}" parts="${2:-all}" cp t r rounds_client=""
+  if [ "$parts" = local ]; then tenk_local "$rounds"; return; fi
   store 0
   cp="$(classpath)"
   tenk_archives "$cp"
@@ -269,24 +337,6 @@ tenk() {
     2026-10-01..2026-10-30 "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' \
     | tr '\n' ' ')"
   [ "$parts" = client ] && return
-  if [ "$parts" = local ]; then # the same pair on a local copy of fleet-b100 (the in-JVM path)
-    local copy="$work/b100-local" ta=() tn=()
-    rm -rf "$copy" && cp -al "$work/b100" "$copy" # new files only: the copy's are its own
-    for r in $(seq "$rounds"); do
-      rm -rf "$copy"/figures/*-2026-10-30
-      t=$(timed "$work/tenk-local-analyze.log" ./loadprof analyze --nights 2026-10-30 \
-        --out "$work/tenk-local-analyze" "$copy"); ta+=("$t")
-      echo "round $r local analyze --nights 2026-10-30 (100 runs): $t s"
-      t=$(timed "$work/tenk-local-nightly.log" ./loadprof nightly --out "$work/tenk-local-nightly" \
-        "$copy"); tn+=("$t")
-      echo "round $r local nightly (3,000 runs): $t s; $(grep -o 'figures of .*' "$work/tenk-local-nightly.log")"
-    done
-    local ma mn
-    ma=$(printf '%s\n' "${ta[@]}" | median); mn=$(printf '%s\n' "${tn[@]}" | median)
-    printf 'local: median analyze %.1f s, nightly %.1f s: nightly / analyze = %.2f\n' "$ma" "$mn" \
-      "$(echo "$mn / $ma" | bc -l)"
-    return
-  fi
   local night30=() h k
   for h in $(seq 0 9); do for k in $(seq 1 10); do
     night30+=("s3://fleet-b100/archive/figures/$(printf 'host%03d-b%03d-2026-10-30/' "$h" "$k")")

@@ -1,7 +1,9 @@
 package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.RunSelection;
+import dev.loadprof.archive.beam.OrderedPrefetch;
 import dev.loadprof.archive.beam.ReadArchive;
+import dev.loadprof.archive.beam.RunFigures;
 import dev.loadprof.beam.ParseTraces;
 import dev.loadprof.beam.TraceRuns;
 import dev.loadprof.beam.WriteReports;
@@ -193,18 +195,26 @@ public final class LocalAnalysis {
     List<ReadArchive.LocalRun> archived = ReadArchive.readRunsLocally(archives,
         RunSelection.parse(settings.nights(), settings.hosts()), notes::add);
     ARCHIVE_NOTES.set(List.copyOf(notes));
-    for (ReadArchive.LocalRun run : archived) {
-      runs.put(run.info().runId, run.info());
-      if (stored != null && stored.taken(run)) {
-        continue; // its figures are stored: its blocks are not read
-      }
-      WindowJoiner.Trace windows = joiner.trace();
-      ReadArchive.readBlocksLocally(run, block -> {
-        JobProgress.expect(JobProgress.Stage.JOINING, 1);
-        windows.add(block);
-      });
-      windows.finish(run.info());
-      read.accept(run.info());
-    }
+    // Each run's stored figures are read and decoded on a few threads ahead of their turn (a
+    // small read each, waiting on the store); the runs are used in the same order as before.
+    OrderedPrefetch.forEach(archived, OrderedPrefetch.THREADS,
+        OrderedPrefetch.AHEAD, run -> new Prefetched(run, stored == null ? null
+            : stored.lookUp(run)), p -> {
+          ReadArchive.LocalRun run = p.run();
+          runs.put(run.info().runId, run.info());
+          if (stored != null && stored.taken(run, p.figures())) {
+            return; // its figures are stored: its blocks are not read
+          }
+          WindowJoiner.Trace windows = joiner.trace();
+          ReadArchive.readBlocksLocally(run, block -> {
+            JobProgress.expect(JobProgress.Stage.JOINING, 1);
+            windows.add(block);
+          });
+          windows.finish(run.info());
+          read.accept(run.info());
+        });
   }
+
+  /** An archived run with its stored figures as read ahead (null when none are looked up). */
+  private record Prefetched(ReadArchive.LocalRun run, RunFigures.Stored figures) {}
 }

@@ -48,24 +48,31 @@ final class StoredKept<K> {
   }
 
   /**
-   * True when the run's kept part was read from the archive (and added to the kept parts): its
-   * blocks are then not read. Otherwise the part computed from them is stored ({@link
-   * #computed}).
+   * The run's stored figures as read (on any thread, ahead of {@link #taken}), or null when it
+   * has none or needs none: a run with no blocks (a run counted as another) is computed.
    */
-  boolean taken(ReadArchive.LocalRun run) {
+  RunFigures.Stored lookUp(ReadArchive.LocalRun run) {
+    return run.files().isEmpty() ? null : RunFigures.read(run.blocks().figures(kind));
+  }
+
+  /**
+   * True when the run's kept part was read from the archive ({@code found}, from {@link
+   * #lookUp}) and added to the kept parts: its blocks are then not read. Otherwise the part
+   * computed from them is stored ({@link #computed}).
+   */
+  boolean taken(ReadArchive.LocalRun run, RunFigures.Stored found) {
     if (run.files().isEmpty()) {
       return false; // no blocks to save reading (a run counted as another): computed
     }
-    RunFigures.Stored stored = RunFigures.read(run.blocks().figures(kind));
-    if (stored != null && stored.problem() == null) {
+    if (found != null && found.problem() == null) {
       @SuppressWarnings("unchecked")
-      K part = (K) stored.figures();
+      K part = (K) found.figures();
       kept.add(writer.asReadToday(part, run.info()));
       read.incrementAndGet();
       return true;
     }
-    if (stored != null) {
-      unreadable.add(stored.problem());
+    if (found != null) {
+      unreadable.add(found.problem());
     }
     toStore.put(run.info().runId, run.blocks());
     return false;

@@ -144,6 +144,36 @@ class IncrementalNightlyTest {
         figures.toString()), warm.stdout() + warm.stderr());
   }
 
+  /**
+   * Figures are stored under the kind of this loadprof (nightly-2: critical paths and loss
+   * timelines serialized compactly); those of an older kind (nightly-1, main before it, here
+   * the same bytes under its name) are not read but computed again and stored under the new.
+   */
+  @Test
+  void figuresOfAnOlderKindAreNotReadButComputedAgain() throws IOException {
+    Path archive = twoNightsArchived();
+    Cli cold = nightly("cold-out", archive.toString());
+    List<Path> stored = storedFigures(archive);
+    assertEquals(2, stored.size(), stored.toString());
+    for (Path f : stored) {
+      String name = f.getFileName().toString();
+      assertThat(name, containsString("-nightly-2-"));
+      Files.move(f, f.resolveSibling(name.replaceFirst("-nightly-2-[0-9a-f]+\\.bin$",
+          "-nightly-1-cb761d898beaea5c.bin")));
+    }
+    Cli warm = nightly("warm-out", archive.toString());
+    assertSameOutputs(cold, warm);
+    assertThat(warm.stderr(), containsString("figures of 0 archived runs read from the archive,"
+        + " 2 computed from their blocks (2 stored for the next nights)"));
+    assertEquals(4, storedFigures(archive).size());
+  }
+
+  private static List<Path> storedFigures(Path archive) throws IOException {
+    try (Stream<Path> walk = Files.walk(archive.resolve("figures"))) {
+      return walk.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
   private Path twoNightsArchived() throws IOException {
     Path traces = Files.createDirectories(dir.resolve("traces"));
     night(traces, "base-1", 0);

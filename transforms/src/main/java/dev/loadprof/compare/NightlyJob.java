@@ -32,9 +32,11 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
    * What {@link #keep} computes, stored beside archived runs: raise the number when the
    * figures of the same blocks change (a fix in loading, joining, thread states or here). The
    * name it is stored under also carries the serialization versions of its classes, so a
-   * class changed since is computed again, not misread.
+   * class changed since is computed again, not misread. Raised too when how a class is
+   * serialized changes without its version (2: critical paths as CriticalPathCodec writes
+   * them, loss timelines without their empty buckets).
    */
-  public static final String KEPT_VERSION = "nightly-1";
+  public static final String KEPT_VERSION = "nightly-2";
 
   @Override
   public String storedKeptVersion() {

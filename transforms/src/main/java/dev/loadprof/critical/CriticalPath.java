@@ -114,6 +114,14 @@ public final class CriticalPath implements Serializable {
   }
 
   /**
+   * Serialized as {@link CriticalPathCodec} writes it: a run's stored figures hold its
+   * processes' paths, and nightly reads every past run's back.
+   */
+  private Object writeReplace() {
+    return new CriticalPathCodec.Compact(CriticalPathCodec.encode(this));
+  }
+
+  /**
    * A wait as a frame of the folded stacks and the profiles: "[blocked: timer]", "[waiting for a
    * CPU: own threads]", "[waiting for a CPU: process NAME]".
    */

@@ -30,7 +30,8 @@ public final class LossTimeline implements Serializable {
   private long bucketNs = FIRST_BUCKET_NS;
   /** Absolute index (time / bucketNs) of counts[0]; counts covers [base, base + MAX_BUCKETS). */
   private long base;
-  private long[] counts;
+  /** Serialized as the range of buckets that hold any record ({@link #writeObject}). */
+  private transient long[] counts;
   private long lowest = Long.MAX_VALUE;
   private long highest = Long.MIN_VALUE;
   private long[] lossFrom = new long[0];
@@ -282,5 +283,57 @@ public final class LossTimeline implements Serializable {
     lossTo = to;
     lossCount = count;
     losses = n;
+  }
+
+  /**
+   * The counts as the range of buckets that counted any record, not all 4096 (a short run
+   * fills few), as varints (a bucket counts a few records, not 8 bytes' worth): a run's stored figures (read back by every nightly) hold its timeline.
+   */
+  private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+    out.defaultWriteObject();
+    if (counts == null) {
+      out.writeInt(-1);
+      return;
+    }
+    int from = 0;
+    int to = counts.length;
+    while (from < to && counts[from] == 0) {
+      from++;
+    }
+    while (to > from && counts[to - 1] == 0) {
+      to--;
+    }
+    out.writeInt(counts.length);
+    out.writeInt(from);
+    out.writeInt(to);
+    java.nio.ByteBuffer varints = dev.loadprof.codec.ColumnBytes.longs(
+        Arrays.copyOfRange(counts, from, to), to - from);
+    out.writeInt(varints.remaining());
+    out.write(varints.array(), varints.arrayOffset() + varints.position(), varints.remaining());
+  }
+
+  private void readObject(java.io.ObjectInputStream in)
+      throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    int length = in.readInt();
+    if (length < 0) {
+      counts = null;
+      return;
+    }
+    int from = in.readInt();
+    int to = in.readInt();
+    if (length > (1 << 24) || from < 0 || to < from || to > length) {
+      throw new java.io.InvalidObjectException("loss timeline: buckets " + from + ".." + to
+          + " of " + length);
+    }
+    int size = in.readInt();
+    if (size < 0 || size > 10 * (to - from)) {
+      throw new java.io.InvalidObjectException("loss timeline: " + size + " bytes of counts");
+    }
+    byte[] varints = new byte[size];
+    in.readFully(varints);
+    counts = new long[length];
+    System.arraycopy(dev.loadprof.codec.ColumnBytes.readLongs(java.nio.ByteBuffer.wrap(varints),
+        to - from, "loss timeline counts"), 0, counts, from, to - from);
   }
 }

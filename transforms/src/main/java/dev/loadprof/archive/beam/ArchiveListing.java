@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
@@ -386,20 +385,21 @@ public final class ArchiveListing {
    */
   private static Map<String, NightIndex.Run> nightIndexLines(String archive, String root,
       List<MatchResult.Metadata> entries, RunSelection selection) {
-    List<Callable<NightIndex>> reads = new ArrayList<>();
+    List<String[]> indexes = new ArrayList<>(); // {path, night, host, job}
     for (MatchResult.Metadata m : entries) {
       String[] parts = nightIndexPath(root, m, selection);
       if (parts != null) {
-        String path = m.resourceId().toString();
-        reads.add(() -> NightIndexes.read(path, parts[0], parts[1], parts[2]));
+        indexes.add(new String[] {m.resourceId().toString(), parts[0], parts[1], parts[2]});
       }
     }
     Map<String, NightIndex.Run> lines = new TreeMap<>();
-    for (NightIndex index : ManyAtOnce.call(reads, "loadprof-night-indexes")) {
-      for (NightIndex.Run r : index.runs()) {
-        lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(), r);
-      }
-    }
+    // Many at once: on a store each is a request's latency, not a core's work.
+    OrderedPrefetch.forEach(indexes, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
+        i -> NightIndexes.read(i[0], i[1], i[2], i[3]), index -> {
+          for (NightIndex.Run r : index.runs()) {
+            lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(), r);
+          }
+        });
     return lines;
   }
 

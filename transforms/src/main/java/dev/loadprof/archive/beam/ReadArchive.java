@@ -167,19 +167,22 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       }
     }
     Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
-    Map<String, RunManifestRecord> manifests = new HashMap<>(); // read by the checks: not again
-    for (FingerprintFn.Checked c : LocalRunChecks.checked(refs)) {
-      if (c != null) {
-        byContent.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(c.toRead());
-        manifests.put(c.toRead().path(), c.manifest());
+    // What checking each run read, by manifest: each is used once (a path listed twice is read
+    // again, so that no two runs share one RunInfo).
+    Map<String, Fingerprinted> checked = new HashMap<>();
+    for (Fingerprinted f : LocalRunChecks.fingerprinted(refs)) {
+      if (f != null) {
+        KV<String, ManifestToRead> keyed = f.keyed();
+        byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
+        checked.putIfAbsent(keyed.getValue().path(), f);
       }
     }
     List<LocalRun> runs = new ArrayList<>();
     for (List<ManifestToRead> sameContent : byContent.values()) {
       for (ManifestToRead m : ManifestToRead.oncePerTrace(sameContent)) {
         List<BlockFileRef> files = new ArrayList<>();
-        RunManifestRecord[] manifest = {manifests.get(m.path())};
-        RunInfo info = ReadManifestFn.read(m, files, manifest);
+        RunManifestRecord[] manifest = new RunManifestRecord[1];
+        RunInfo info = ReadManifestFn.read(m, files, manifest, checked.remove(m.path()));
         runs.add(new LocalRun(info, files, new Blocks(m.archive(), info.runId,
             manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path())));
       }
@@ -282,22 +285,23 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     /** (trace content key, manifest to read), or null for an index entry with no run to read. */
     static KV<String, ManifestToRead> fingerprinted(String archive,
         ArchiveListing.ManifestRef ref) {
-      Checked c = checked(archive, ref);
-      return c == null ? null : KV.of(c.key(), c.toRead());
+      Fingerprinted f = checked(archive, ref);
+      return f == null ? null : f.keyed();
     }
 
-    /** A run checked: its trace content key, its manifest to read, and that manifest as read. */
-    record Checked(String key, ManifestToRead toRead, RunManifestRecord manifest) {}
-
-    /** The same with the manifest read, or null for an index entry with no run to read. */
-    static Checked checked(String archive, ArchiveListing.ManifestRef ref) {
+    /**
+     * The same with what was read to check it: the manifest, and the run it converts into when
+     * it was converted (else null), so that a job in this JVM reads neither again.
+     */
+    static Fingerprinted checked(String archive, ArchiveListing.ManifestRef ref) {
       String manifestPath = ref.path();
       RunManifestRecord manifest = RunChecks.manifest(archive, ref);
+      RunInfo run = null;
       // A run its night index lists, or whose job wrote a night index of its partition: the
       // client left it to the job. Any other the client checked, all but its manifest.
       boolean checkedHere = ref.indexed() != null || ref.nightIndexed();
       if (checkedHere && manifest != null) {
-        RunChecks.converts(manifestPath, manifest);
+        run = RunChecks.converted(manifestPath, manifest);
       }
       if (manifest == null) {
         return null;
@@ -305,10 +309,14 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       String fingerprint = manifest.getFingerprint();
       // No fingerprint (never written so): the run is its own.
       String key = fingerprint.isEmpty() ? "path:" + manifestPath : fingerprint;
-      return new Checked(key, new ManifestToRead(archive, manifestPath, manifest.getRunId(),
-          fingerprint, ""), manifest);
+      return new Fingerprinted(KV.of(key, new ManifestToRead(archive, manifestPath,
+          manifest.getRunId(), fingerprint, "")), manifest, run);
     }
   }
+
+  /** A run's fingerprint with the manifest read for it and its run when converted (or null). */
+  record Fingerprinted(KV<String, ManifestToRead> keyed, RunManifestRecord manifest,
+      RunInfo run) {}
 
   static final class OncePerTraceFn
       extends DoFn<KV<String, Iterable<ManifestToRead>>, ManifestToRead> {
@@ -368,14 +376,23 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
      */
     static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
         RunManifestRecord[] read) {
+      return read(element, files, read, null);
+    }
+
+    /**
+     * The same from what checking the run read already ({@code checked}, or null to read the
+     * manifest): its manifest is not read again, nor converted again when it was.
+     */
+    static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
+        RunManifestRecord[] read, Fingerprinted checked) {
       String archive = element.archive();
       String manifestPath = element.path();
-      RunManifestRecord manifest = read[0] != null ? read[0]
+      RunManifestRecord manifest = checked != null ? checked.manifest()
           : ArchiveFiles.readManifest(FileSystems.matchNewResource(manifestPath, false));
       read[0] = manifest;
-      RunInfo run;
+      RunInfo run = checked != null ? checked.run() : null;
       try {
-        run = ArchiveConversions.fromManifest(manifest);
+        run = run != null ? run : ArchiveConversions.fromManifest(manifest);
       } catch (RuntimeException e) {
         throw new ArchiveCorruptException(manifestPath, "unreadable manifest (" + e.getMessage()
             + ")", e);

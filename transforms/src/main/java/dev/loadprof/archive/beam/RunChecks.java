@@ -60,8 +60,13 @@ public final class RunChecks {
 
   /** Fails naming the manifest when it does not convert into a run. */
   public static void converts(String manifestPath, RunManifestRecord manifest) {
+    converted(manifestPath, manifest);
+  }
+
+  /** The run the manifest converts into; fails naming the manifest when it does not. */
+  static dev.loadprof.model.RunInfo converted(String manifestPath, RunManifestRecord manifest) {
     try {
-      ArchiveConversions.fromManifest(manifest);
+      return ArchiveConversions.fromManifest(manifest);
     } catch (IllegalArgumentException e) {
       throw new ArchiveCorruptException(manifestPath, e.getMessage(), e);
     }

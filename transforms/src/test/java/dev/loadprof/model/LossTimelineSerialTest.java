@@ -1,0 +1,75 @@
+package dev.loadprof.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.loadprof.testtools.JavaSerialization;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A loss timeline serialized (a run's stored figures hold it) reads back the same, and holds
+ * only the buckets that counted records: not 4096 of 8 bytes each.
+ */
+class LossTimelineSerialTest {
+  static final long MS = 1_000_000L;
+
+  static byte[] serialized(Object o) throws IOException {
+    return JavaSerialization.bytes(o);
+  }
+
+  static Object read(byte[] bytes) throws IOException, ClassNotFoundException {
+    return JavaSerialization.read(bytes);
+  }
+
+  private static void assertSame(LossTimeline expected, LossTimeline actual) {
+    assertEquals(expected.hasRecords(), actual.hasRecords());
+    assertEquals(expected.bucketNs(), actual.bucketNs());
+    assertEquals(expected.firstBucket(), actual.firstBucket());
+    assertArrayEquals(expected.counts(), actual.counts());
+    assertEquals(expected.undated(), actual.undated());
+    assertEquals(expected.totalLost(), actual.totalLost());
+    assertEquals(expected.losses().length, actual.losses().length);
+    for (int i = 0; i < expected.losses().length; i++) {
+      assertArrayEquals(expected.losses()[i], actual.losses()[i]);
+    }
+    assertEquals(expected.recordsWithin(0, Long.MAX_VALUE / 2),
+        actual.recordsWithin(0, Long.MAX_VALUE / 2));
+  }
+
+  @Test
+  void aShortRunReadsBackTheSameFromAFewHundredBytes() throws Exception {
+    LossTimeline t = new LossTimeline();
+    long start = 5_000 * MS;
+    for (long i = 0; i < 200; i++) { // 100 ms of records, ~100 buckets of 4096
+      t.record(start + i * MS / 2);
+    }
+    t.lost(start + 20 * MS, 7);
+    byte[] bytes = serialized(t);
+    assertTrue(bytes.length < 1_500, bytes.length + " bytes"); // all buckets: > 32 KB
+    LossTimeline back = (LossTimeline) read(bytes);
+    assertSame(t, back);
+    // It goes on counting as the original would.
+    t.record(start + 300 * MS);
+    back.record(start + 300 * MS);
+    assertSame(t, back);
+  }
+
+  @Test
+  void emptyFoldedAndTimelinesOfNoRecordsReadBackTheSame() throws Exception {
+    LossTimeline none = new LossTimeline();
+    LossTimeline back = (LossTimeline) read(serialized(none));
+    assertFalse(back.hasRecords());
+    assertSame(none, back);
+
+    LossTimeline hour = new LossTimeline(); // folded: buckets doubled, every bucket counted
+    for (long at = 77 * MS; at < 77 * MS + 3_600_000 * MS; at += 50 * MS) {
+      hour.record(at);
+    }
+    hour.lost(1_000 * MS, 3);
+    hour.lost(-1, 2);
+    assertSame(hour, (LossTimeline) read(serialized(hour)));
+  }
+}
