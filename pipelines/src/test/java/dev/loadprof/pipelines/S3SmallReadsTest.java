@@ -8,6 +8,7 @@ import dev.loadprof.archive.ArchiveCorruptException;
 import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.beam.NightIndexes;
+import dev.loadprof.archive.beam.RunFigures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
@@ -120,6 +121,24 @@ class S3SmallReadsTest {
     CALLS.clear();
     assertEquals(index, NightIndexes.read("s3://bucket/fleet/index/night=2026-11-20/host=web1/@job1",
         "2026-11-20", "web1", "job1"));
+    assertEquals(List.of("GET"), CALLS);
+  }
+
+  /**
+   * A nightly reads most runs' stored figures: one GET each, where asking whether the file is
+   * there and Beam's open made it a HEAD, a HEAD and a GET; a run without them costs one GET.
+   */
+  @Test
+  void storedFiguresAreOneGetAndNoneAreOneGetToo() {
+    String path = "s3://bucket/fleet/figures/run1/job1-b3-kind-1.bin";
+    OBJECTS.put("fleet/figures/run1/job1-b3-kind-1.bin", "not figures".getBytes(
+        StandardCharsets.UTF_8));
+    RunFigures.Stored damaged = RunFigures.read(FileSystems.matchNewResource(path, false));
+    assertTrue(damaged.problem().contains("not a figures file"), damaged.problem());
+    assertEquals(List.of("GET"), CALLS);
+    CALLS.clear();
+    assertEquals(null, RunFigures.read(FileSystems.matchNewResource(
+        "s3://bucket/fleet/figures/run2/job1-b3-kind-1.bin", false)));
     assertEquals(List.of("GET"), CALLS);
   }
 

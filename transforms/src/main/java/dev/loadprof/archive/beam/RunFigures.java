@@ -4,14 +4,11 @@ import dev.loadprof.archive.IndexEntry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
-import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.slf4j.Logger;
@@ -60,11 +57,17 @@ public final class RunFigures {
    * their problem, for the run to be computed again from its blocks.
    */
   public static Stored read(ResourceId file) {
-    if (!ArchiveLayout.exists(file)) {
+    // One request (on S3 a GET, where asking whether it is there and Beam's open add two HEADs):
+    // most runs of a nightly have their figures stored.
+    byte[] bytes;
+    try {
+      bytes = StoreListing.read(file.toString());
+    } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
       return null;
+    } catch (IOException | RuntimeException e) {
+      return ArchiveLayout.exists(file) ? unreadable(file, e) : null;
     }
-    try (InputStream in = Channels.newInputStream(FileSystems.open(file))) {
-      byte[] bytes = in.readAllBytes();
+    try {
       int body = HEADER.length + SHA_HEX + 1;
       if (bytes.length < body || !Arrays.equals(bytes, 0, HEADER.length, HEADER, 0,
           HEADER.length)) {
@@ -80,11 +83,15 @@ public final class RunFigures {
         return new Stored(objects.readObject(), null);
       }
     } catch (IOException | ClassNotFoundException | RuntimeException e) {
-      String problem = file + ": stored figures cannot be read (" + e + "); the run is read"
-          + " from its blocks. Delete the file to have them stored again";
-      LOG.warn(problem);
-      return new Stored(null, problem);
+      return unreadable(file, e);
     }
+  }
+
+  private static Stored unreadable(ResourceId file, Exception e) {
+    String problem = file + ": stored figures cannot be read (" + e + "); the run is read"
+        + " from its blocks. Delete the file to have them stored again";
+    LOG.warn(problem);
+    return new Stored(null, problem);
   }
 
   /**
