@@ -196,17 +196,17 @@ public final class LocalAnalysis {
         RunSelection.parse(settings.nights(), settings.hosts()), notes::add);
     ARCHIVE_NOTES.set(List.copyOf(notes));
     // Each run's stored figures are read and decoded on a few threads ahead of their turn (a
-    // small read each, waiting on the store); the runs are used in the same order as before.
+    // small read each, waiting on the store), and so are a small run's block files on a store
+    // when it has no figures to read; the runs are used in the same order as before.
     OrderedPrefetch.forEach(archived, OrderedPrefetch.THREADS,
-        OrderedPrefetch.AHEAD, run -> new Prefetched(run, stored == null ? null
-            : stored.lookUp(run)), p -> {
+        OrderedPrefetch.AHEAD, run -> prefetched(run, stored), p -> {
           ReadArchive.LocalRun run = p.run();
           runs.put(run.info().runId, run.info());
           if (stored != null && stored.taken(run, p.figures())) {
             return; // its figures are stored: its blocks are not read
           }
           WindowJoiner.Trace windows = joiner.trace();
-          ReadArchive.readBlocksLocally(run, block -> {
+          ReadArchive.readBlocksLocally(run, p.blockFiles(), block -> {
             JobProgress.expect(JobProgress.Stage.JOINING, 1);
             windows.add(block);
           });
@@ -215,6 +215,16 @@ public final class LocalAnalysis {
         });
   }
 
-  /** An archived run with its stored figures as read ahead (null when none are looked up). */
-  private record Prefetched(ReadArchive.LocalRun run, RunFigures.Stored figures) {}
+  /**
+   * An archived run with its stored figures as read ahead (null when none are looked up), and
+   * its block files' bytes where they were read ahead (by path).
+   */
+  private record Prefetched(ReadArchive.LocalRun run, RunFigures.Stored figures,
+      Map<String, byte[]> blockFiles) {}
+
+  private static Prefetched prefetched(ReadArchive.LocalRun run, StoredKept<?> stored) {
+    RunFigures.Stored figures = stored == null ? null : stored.lookUp(run);
+    boolean blocksNeeded = figures == null || figures.problem() != null;
+    return new Prefetched(run, figures, blocksNeeded ? ReadArchive.readAhead(run) : Map.of());
+  }
 }

@@ -1,13 +1,16 @@
 package dev.loadprof.pipelines;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.archive.ArchiveCorruptException;
+import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.beam.NightIndexes;
+import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.archive.beam.RunFigures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -140,6 +143,32 @@ class S3SmallReadsTest {
     assertEquals(null, RunFigures.read(FileSystems.matchNewResource(
         "s3://bucket/fleet/figures/run2/job1-b3-kind-1.bin", false)));
     assertEquals(List.of("GET"), CALLS);
+  }
+
+  /**
+   * A small run's block files on a store, read ahead of its turn by a job in this JVM: one GET
+   * each, no HEAD; one that cannot be read so is left to be opened at its turn (which names it),
+   * and local files are not read ahead.
+   */
+  @Test
+  void aSmallRunsBlockFilesAreReadAheadWithOneGetEach() {
+    OBJECTS.put("fleet/blocks/run1/a.avro", new byte[] {1, 2, 3});
+    OBJECTS.put("fleet/blocks/run1/b.avro", new byte[] {4, 5});
+    List<BlockFileRef> files = List.of(file("s3://bucket/fleet/blocks/run1/a.avro", 3),
+        file("s3://bucket/fleet/blocks/run1/b.avro", 2),
+        file("s3://bucket/fleet/blocks/run1/gone.avro", 9));
+    Map<String, byte[]> read = ReadArchive.readAhead(new ReadArchive.LocalRun(null, files, null));
+    assertEquals(List.of("GET", "GET", "GET"), CALLS);
+    assertEquals(2, read.size());
+    assertArrayEquals(new byte[] {4, 5}, read.get("s3://bucket/fleet/blocks/run1/b.avro"));
+    assertEquals(Map.of(), ReadArchive.readAhead(new ReadArchive.LocalRun(null,
+        List.of(file("/tmp/fleet/blocks/run1/a.avro", 3)), null)));
+    assertEquals(Map.of(), ReadArchive.readAhead(new ReadArchive.LocalRun(null, List.of(file(
+        "s3://bucket/fleet/blocks/run1/a.avro", ReadArchive.READ_AHEAD_MAX_BYTES + 1)), null)));
+  }
+
+  private static BlockFileRef file(String path, long size) {
+    return new BlockFileRef(path, size, "run1", 1_000_000_000L, 0, 1, "m.avro", 1, false);
   }
 
   @Test

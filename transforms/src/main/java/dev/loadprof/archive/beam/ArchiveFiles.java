@@ -152,12 +152,25 @@ public final class ArchiveFiles {
    * throws passes on.
    */
   public static long readBlocks(BlockFileRef ref, Consumer<EventBlock> out) {
+    return readBlocks(ref, null, out);
+  }
+
+  /**
+   * The same from the file's bytes when they were read already ({@code bytes}, or null to open
+   * the file): checked against the manifest's size as the file would be.
+   */
+  public static long readBlocks(BlockFileRef ref, byte[] bytes, Consumer<EventBlock> out) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
     String name = file.toString();
+    if (bytes != null && bytes.length != ref.sizeBytes()) {
+      throw new ArchiveCorruptException(name, "corrupt or truncated Avro file (" + bytes.length
+          + " bytes, the manifest says " + ref.sizeBytes() + ")", null);
+    }
     long count = 0;
     // The size comes from the opened channel, not from a match first: on S3 opening already
     // asks the store for the object's length (a HEAD), and a match is one more request per file.
-    try (InputStream in = Channels.newInputStream(openChecked(file, ref.sizeBytes()));
+    try (InputStream in = bytes != null ? new java.io.ByteArrayInputStream(bytes)
+            : Channels.newInputStream(openChecked(file, ref.sizeBytes()));
         DataFileStream<EventBlockRecord> records =
             new DataFileStream<>(in, new SpecificDatumReader<>(EventBlockRecord.class))) {
       String schema = records.getSchema().getFullName();

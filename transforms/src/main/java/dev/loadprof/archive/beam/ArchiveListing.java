@@ -144,12 +144,6 @@ public final class ArchiveListing {
   }
 
   /**
-   * @throws IllegalArgumentException with a message for the user when the archive is of a format
-   *     without partitions and a selection was asked for
-   * @throws ArchiveCorruptException naming the run and the command that repairs it, when an
-   *     index entry is damaged or its manifest is missing
-   */
-  /**
    * The listing of an archive whose marker states {@code version}. The index is listed for the
    * selected nights only (every night when none is selected), names only. Where night indexes
    * are among them, the night indexes of the selected partitions are read (many at once) if
@@ -162,6 +156,11 @@ public final class ArchiveListing {
    * before writing one) are read one by one, as before. runs/ is listed only when no night
    * index is among the selected nights' (or none are selected): a night's requests do not grow
    * with the archive.
+   *
+   * @throws IllegalArgumentException with a message for the user when the archive is of a format
+   *     without partitions and a selection was asked for
+   * @throws ArchiveCorruptException naming the run and the command that repairs it, when an
+   *     index entry is damaged or its manifest is missing
    */
   public static Listing listChecked(String archive, int version, RunSelection selection,
       boolean readNightIndexes) throws IOException {

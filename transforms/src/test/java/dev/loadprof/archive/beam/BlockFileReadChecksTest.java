@@ -57,6 +57,9 @@ class BlockFileReadChecksTest {
     assertEquals(file + ": holds other.Thing records, not event blocks; re-create it with loadprof archive",
         read.getMessage());
     assertEquals(before.getMessage(), read.getMessage());
+    ArchiveCorruptException readAhead = assertThrows(ArchiveCorruptException.class,
+        () -> ArchiveFiles.readBlocks(ref(file, size), Files.readAllBytes(file), b -> { }));
+    assertEquals(read.getMessage(), readAhead.getMessage(), "bytes read ahead: the same check");
   }
 
   @Test
@@ -67,6 +70,10 @@ class BlockFileReadChecksTest {
         () -> ArchiveFiles.readBlocks(ref(file, size + 7), b -> { }));
     assertEquals(file + ": corrupt or truncated Avro file (" + size + " bytes, the manifest says "
         + (size + 7) + "); re-create it with loadprof archive", read.getMessage());
+    byte[] bytes = Files.readAllBytes(file);
+    ArchiveCorruptException readAhead = assertThrows(ArchiveCorruptException.class,
+        () -> ArchiveFiles.readBlocks(ref(file, size + 7), bytes, b -> { }));
+    assertEquals(read.getMessage(), readAhead.getMessage(), "bytes read ahead: the same check");
     Files.delete(file);
     ArchiveCorruptException gone = assertThrows(ArchiveCorruptException.class,
         () -> ArchiveFiles.readBlocks(ref(file, size), b -> { }));
