@@ -104,7 +104,7 @@ final class ArchiveChecks {
     if (manifest == null) {
       return null; // an index entry of a job that never committed, or a stale one
     }
-    RunChecks.converts(ref.path(), manifest);
+    RunChecks.converted(ref.path(), manifest);
     checkParsedAsRequested(manifest.getRunId(), manifest.getSamplingEvent(),
         manifest.getWindowNs(), ref.path(), event, windowNs);
     RunChecks.checkBlockFiles(archive, ref.path(), manifest);

@@ -191,7 +191,7 @@ public final class LocalAnalysis {
     if (!damaged.isEmpty() && damaged.size() == traces.size() && archives.isEmpty()) {
       throw new DamagedInputs(damaged, firstDamage); // nothing to write
     }
-    List<String> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> notes = new ArrayList<>(); // said on this thread, by the listing
     List<ReadArchive.LocalRun> archived = ReadArchive.readRunsLocally(archives,
         RunSelection.parse(settings.nights(), settings.hosts()), notes::add);
     ARCHIVE_NOTES.set(List.copyOf(notes));

@@ -60,7 +60,6 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   /** (manifest and its CPU count, a CPU a block of the run is of), for runs of CPU blocks. */
   private static final TupleTag<KV<String, Integer>> CPUS_OF_RUN = new TupleTag<>("cpus") {};
 
-  private static final Logger LOG = LoggerFactory.getLogger(ReadArchive.class);
   private final List<String> archives;
   private final RunSelection selection;
   /** The kind of stored figures read instead of a run's blocks ({@link RunFigures}), or "". */
@@ -149,15 +148,6 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * The selected runs of {@code archives} as this transform reads them, without a runner: the
    * same listing, the same trace counted once under several run ids, the same manifests.
    */
-  public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection)
-      throws IOException {
-    return readRunsLocally(archives, selection, w -> LOG.warn(w));
-  }
-
-  /**
-   * The same, what the listing finds to say (a run its night index lists without its index
-   * entry: the client reads no night index) given to {@code said}.
-   */
   public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection,
       Consumer<String> said) throws IOException {
     List<KV<String, ArchiveListing.ManifestRef>> refs = new ArrayList<>();
@@ -224,13 +214,9 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    * Streams a run's block files to {@code blocks}, then checks its manifest's CPU count against
    * the CPUs of its blocks, as the pipeline does. A file is checked as it is read (its size,
    * its schema, every block against the manifest: {@link ArchiveFiles#readBlocks}), not before
-   * as well: on a store that would be three more requests a file.
+   * as well: on a store that would be three more requests a file. A file's bytes are taken
+   * from {@code read} where they were read ahead ({@link #readAhead}), else it is opened.
    */
-  public static void readBlocksLocally(LocalRun run, Consumer<EventBlock> blocks) {
-    readBlocksLocally(run, Map.of(), blocks);
-  }
-
-  /** The same, each file's bytes taken from {@code read} where they were read ahead. */
   public static void readBlocksLocally(LocalRun run, Map<String, byte[]> read,
       Consumer<EventBlock> blocks) {
     Map<String, Set<Integer>> cpusByManifest = new TreeMap<>();
@@ -400,15 +386,8 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
 
     /**
      * The run of a manifest, its block files added to {@code files} (none for a run counted as
-     * another), with the same log lines as parsing its trace.
-     */
-    static RunInfo read(ManifestToRead element, List<BlockFileRef> files) {
-      return read(element, files, new RunManifestRecord[1]);
-    }
-
-    /**
-     * The same, the manifest read put in {@code manifest[0]}; read only if {@code manifest[0]}
-     * is null (else it is the manifest as the run's checks read it).
+     * another), with the same log lines as parsing its trace; the manifest read is put in
+     * {@code read[0]}.
      */
     static RunInfo read(ManifestToRead element, List<BlockFileRef> files,
         RunManifestRecord[] read) {

@@ -58,13 +58,8 @@ public final class RunChecks {
     return manifest;
   }
 
-  /** Fails naming the manifest when it does not convert into a run. */
-  public static void converts(String manifestPath, RunManifestRecord manifest) {
-    converted(manifestPath, manifest);
-  }
-
   /** The run the manifest converts into; fails naming the manifest when it does not. */
-  static dev.loadprof.model.RunInfo converted(String manifestPath, RunManifestRecord manifest) {
+  public static dev.loadprof.model.RunInfo converted(String manifestPath, RunManifestRecord manifest) {
     try {
       return ArchiveConversions.fromManifest(manifest);
     } catch (IllegalArgumentException e) {
