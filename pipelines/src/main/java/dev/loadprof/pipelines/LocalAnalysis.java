@@ -117,7 +117,8 @@ public final class LocalAnalysis {
     StoredKept<K> stored = StoredKept.of(writer, settings, kept);
     try (WindowJoiner joiner = new WindowJoiner(selection)) {
       // Assembled on the joining thread while the next run is read.
-      readAll(traces, archives, settings, joiner, runs, info -> joiner.whenJoined(info.runId,
+      List<ReadArchive.LocalRun> archived = readAll(traces, archives, settings, joiner, runs,
+          info -> joiner.whenJoined(info.runId,
           (accs, health) -> {
             K k = writer.keep(AnalysisAssembler.assemble(List.of(info), health, accs, filters));
             kept.add(k);
@@ -127,6 +128,9 @@ public final class LocalAnalysis {
           }), stored);
       JobProgress.advance(JobProgress.Stage.JOINING, 0); // the windows not joined yet
       joiner.processes(); // every run joined and kept
+      if (stored != null) {
+        stored.gatherNights(archived); // every run's figures stored
+      }
       JobProgress.addTotal(JobProgress.Stage.WRITING, 1);
     }
     if (stored != null) {
@@ -159,8 +163,11 @@ public final class LocalAnalysis {
     return null;
   }
 
-  /** Reads every run, one after the other; {@code read} is told of each once it is read. */
-  private static void readAll(List<String> traces, List<String> archives,
+  /**
+   * Reads every run, one after the other; {@code read} is told of each once it is read. Returns
+   * the archived runs read.
+   */
+  private static List<ReadArchive.LocalRun> readAll(List<String> traces, List<String> archives,
       AnalyzeSettings settings, WindowJoiner joiner, Map<String, RunInfo> runs,
       Consumer<RunInfo> read, StoredKept<?> stored) throws IOException {
     ParseTraces parse = AnalyzePipeline.parseTraces(settings.windowMs() * 1_000_000L, settings)
@@ -193,7 +200,8 @@ public final class LocalAnalysis {
     }
     List<String> notes = new ArrayList<>(); // said on this thread, by the listing
     List<ReadArchive.LocalRun> archived = ReadArchive.readRunsLocally(archives,
-        RunSelection.parse(settings.nights(), settings.hosts()), notes::add);
+        RunSelection.parse(settings.nights(), settings.hosts()), notes::add,
+        stored == null ? "" : stored.kind());
     ARCHIVE_NOTES.set(List.copyOf(notes));
     // Each run's stored figures are read and decoded on a few threads ahead of their turn (a
     // small read each, waiting on the store), and so are a small run's block files on a store
@@ -213,6 +221,7 @@ public final class LocalAnalysis {
           windows.finish(run.info());
           read.accept(run.info());
         });
+    return archived;
   }
 
   /**

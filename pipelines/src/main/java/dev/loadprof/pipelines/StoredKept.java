@@ -1,5 +1,6 @@
 package dev.loadprof.pipelines;
 
+import dev.loadprof.archive.beam.NightFigures;
 import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.archive.beam.RunFigures;
 import dev.loadprof.report.RunByRunWriter;
@@ -22,10 +23,14 @@ final class StoredKept<K> {
   private final String kind;
   private final List<K> kept;
   private final Map<String, ReadArchive.Blocks> toStore = new ConcurrentHashMap<>();
+  /** Runs computed that a night's figures file is to hold, by run id. */
+  private final Map<String, ReadArchive.LocalRun> toGather = new ConcurrentHashMap<>();
   private final AtomicInteger read = new AtomicInteger();
   private final AtomicInteger computed = new AtomicInteger();
   private final AtomicInteger stored = new AtomicInteger();
+  private final AtomicInteger readFromNights = new AtomicInteger();
   private final List<String> unreadable = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private int nightFilesWritten;
 
   private StoredKept(RunByRunWriter<K> writer, String kind, List<K> kept) {
     this.writer = writer;
@@ -52,7 +57,25 @@ final class StoredKept<K> {
    * has none or needs none: a run with no blocks (a run counted as another) is computed.
    */
   RunFigures.Stored lookUp(ReadArchive.LocalRun run) {
-    return run.files().isEmpty() ? null : RunFigures.read(run.blocks().figures(kind));
+    if (run.files().isEmpty()) {
+      return null;
+    }
+    NightFigures.Member member = run.member();
+    byte[] packed = member == null ? null : member.packedFigures();
+    if (packed != null) {
+      readFromNights.incrementAndGet();
+      return RunFigures.decode(run.blocks().figures(kind), packed);
+    }
+    RunFigures.Stored found = RunFigures.read(run.blocks().figures(kind));
+    if (member != null && found != null && found.problem() == null) {
+      member.figuresRead(found.bytes());
+    }
+    return found;
+  }
+
+  /** The kind of figures stored and read. */
+  String kind() {
+    return kind;
   }
 
   /**
@@ -75,6 +98,9 @@ final class StoredKept<K> {
       unreadable.add(found.problem());
     }
     toStore.put(run.info().runId, run.blocks());
+    if (run.member() != null) {
+      toGather.put(run.info().runId, run);
+    }
     return false;
   }
 
@@ -83,17 +109,40 @@ final class StoredKept<K> {
     ReadArchive.Blocks blocks = toStore.remove(runId);
     if (blocks != null) {
       computed.incrementAndGet();
-      if (RunFigures.store(blocks.figures(kind), (Serializable) part, null)) {
+      byte[] bytes;
+      try {
+        bytes = RunFigures.encode((Serializable) part);
+      } catch (java.io.IOException | RuntimeException e) {
+        // said by store, which tries again
+        RunFigures.store(blocks.figures(kind), (Serializable) part, null);
+        return;
+      }
+      if (RunFigures.store(blocks.figures(kind), bytes, null)) {
         stored.incrementAndGet();
+        ReadArchive.LocalRun run = toGather.remove(runId);
+        if (run != null) {
+          run.member().figuresRead(bytes);
+        }
       }
     }
+  }
+
+  /**
+   * Once every run's figures are stored: the night figures files its runs had none of are
+   * written ({@link NightFigures}), for the next jobs to read a night index's runs in one
+   * request.
+   */
+  void gatherNights(List<ReadArchive.LocalRun> runs) {
+    nightFilesWritten = NightFigures.writeMissing(runs, kind);
   }
 
   /** The console's line: how many archived runs' figures were read, how many computed. */
   String note() {
     return read.get() + computed.get() == 0 ? "" : "figures of " + read.get()
         + " archived runs read from the archive, " + computed.get() + " computed from their"
-        + " blocks (" + stored.get() + " stored for the next nights)"
+        + " blocks (" + stored.get() + " stored for the next nights); " + readFromNights.get()
+        + " read from night figures files (one a night index), " + nightFilesWritten
+        + " such files written"
         + (unreadable.isEmpty() ? "" : "; " + String.join("; ", unreadable));
   }
 }

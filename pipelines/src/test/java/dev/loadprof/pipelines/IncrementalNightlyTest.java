@@ -133,15 +133,63 @@ class IncrementalNightlyTest {
     try (Stream<Path> walk = Files.walk(archive.resolve("figures"))) {
       figures = walk.filter(Files::isRegularFile).sorted().findFirst().orElseThrow();
     }
-    byte[] bytes = Files.readAllBytes(figures);
-    bytes[bytes.length - 3] ^= 0x01;
-    Files.write(figures, bytes);
+    flipAByte(figures);
+    // Each night's runs are also in a night figures file: damaged too, it is said and its runs
+    // are read one by one, as without it.
+    List<Path> nightFiles = nightFigures(archive);
+    assertEquals(2, nightFiles.size(), nightFiles.toString());
+    for (Path f : nightFiles) {
+      flipAByte(f);
+    }
     Cli warm = nightly("warm-out", archive.toString());
     assertSameOutputs(cold, warm);
     assertThat(warm.stderr(), containsString("figures of 1 archived runs read from the archive,"
         + " 1 computed from their blocks"));
-    assertTrue(warm.stderr().contains(figures.toString()) || warm.stdout().contains(
-        figures.toString()), warm.stdout() + warm.stderr());
+    assertThat(warm.stderr(), containsString("0 read from night figures files"));
+    for (Path f : List.of(figures, nightFiles.get(0), nightFiles.get(1))) {
+      assertTrue(warm.stderr().contains(f.toString()) || warm.stdout().contains(f.toString()),
+          f + " not named in: " + warm.stdout() + warm.stderr());
+    }
+    assertThat(warm.stderr(), containsString("a night's figures file cannot be read (checksum"
+        + " mismatch); its runs are read one by one. Delete it to have it written again"));
+  }
+
+  private static void flipAByte(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[bytes.length - 3] ^= 0x01;
+    Files.write(file, bytes);
+  }
+
+  private static List<Path> nightFigures(Path archive) throws IOException {
+    try (Stream<Path> walk = Files.walk(archive.resolve("night-figures"))) {
+      return walk.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  /**
+   * A warm nightly reads each past night's runs from its night figures file (one per night
+   * index): with every run's own figures file deleted, its blocks deleted and its manifest
+   * overwritten, it writes the same outputs; a night archived since is read run by run and
+   * gets its file.
+   */
+  @Test
+  void aWarmNightlyReadsEachNightFromOneFile() throws IOException {
+    Path archive = twoNightsArchived();
+    Cli cold = nightly("cold-out", archive.toString());
+    assertThat(cold.stderr(), containsString("0 read from night figures files (one a night"
+        + " index), 2 such files written"));
+    deleteTree(archive.resolve("figures"));
+    deleteTree(archive.resolve("blocks"));
+    try (Stream<Path> walk = Files.list(archive.resolve("runs"))) {
+      for (Path manifest : walk.toList()) {
+        Files.writeString(manifest, "not a manifest");
+      }
+    }
+    Cli warm = nightly("warm-out", archive.toString());
+    assertSameOutputs(cold, warm);
+    assertThat(warm.stderr(), containsString("figures of 2 archived runs read from the archive,"
+        + " 0 computed from their blocks (0 stored for the next nights); 2 read from night"
+        + " figures files (one a night index), 0 such files written"));
   }
 
   /**
@@ -155,7 +203,10 @@ class IncrementalNightlyTest {
     Cli cold = nightly("cold-out", archive.toString());
     List<Path> stored = storedFigures(archive);
     assertEquals(2, stored.size(), stored.toString());
-    for (Path f : stored) {
+    List<Path> both = new java.util.ArrayList<>(stored);
+    both.addAll(nightFigures(archive)); // named by kind too
+    assertEquals(4, both.size(), both.toString());
+    for (Path f : both) {
       String name = f.getFileName().toString();
       assertThat(name, containsString("-nightly-2-"));
       Files.move(f, f.resolveSibling(name.replaceFirst("-nightly-2-[0-9a-f]+\\.bin$",
@@ -166,6 +217,7 @@ class IncrementalNightlyTest {
     assertThat(warm.stderr(), containsString("figures of 0 archived runs read from the archive,"
         + " 2 computed from their blocks (2 stored for the next nights)"));
     assertEquals(4, storedFigures(archive).size());
+    assertEquals(4, nightFigures(archive).size());
   }
 
   private static List<Path> storedFigures(Path archive) throws IOException {

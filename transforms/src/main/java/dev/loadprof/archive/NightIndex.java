@@ -44,12 +44,26 @@ public record NightIndex(String night, String host, String jobId, List<Run> runs
    * @param manifestSha256 the manifest's checksum (its canonical encoding's SHA-256)
    * @param samplingEvent the event its blocks were made of
    * @param windowNs the window its blocks were cut into
+   * @param listedIn "NIGHT/HOST/JOB" of the night index a reader found the line in, "" before
+   *     (not written: the index's own header says it)
    */
   public record Run(String runId, String jobId, String manifestSha256, String samplingEvent,
-      long windowNs, String fingerprint, String source, List<BlockFile> blockFiles)
-      implements Serializable {
+      long windowNs, String fingerprint, String source, List<BlockFile> blockFiles,
+      String listedIn) implements Serializable {
     public Run {
       blockFiles = List.copyOf(blockFiles);
+    }
+
+    public Run(String runId, String jobId, String manifestSha256, String samplingEvent,
+        long windowNs, String fingerprint, String source, List<BlockFile> blockFiles) {
+      this(runId, jobId, manifestSha256, samplingEvent, windowNs, fingerprint, source,
+          blockFiles, "");
+    }
+
+    /** The line as read from the night index of {@code night}, {@code host} and {@code job}. */
+    public Run listedIn(String night, String host, String job) {
+      return new Run(runId, jobId, manifestSha256, samplingEvent, windowNs, fingerprint, source,
+          blockFiles, night + "/" + host + "/" + job);
     }
   }
 

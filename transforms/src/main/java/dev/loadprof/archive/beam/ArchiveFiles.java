@@ -97,13 +97,22 @@ public final class ArchiveFiles {
    * format 3 on must have one). Any failure names the run and the command that repairs it.
    */
   public static RunManifestRecord readManifest(ResourceId file) {
+    return readManifest(file, null);
+  }
+
+  /**
+   * The same from the file's bytes as read already ({@code bytes}; null to read them), checked
+   * as the file is.
+   */
+  public static RunManifestRecord readManifest(ResourceId file, byte[] bytes) {
     String name = file.toString();
     String runId = file.getFilename() == null ? "?"
         : file.getFilename().replaceFirst("\\.avro$", "");
     int runs = name.lastIndexOf("/" + ArchiveLayout.RUNS_DIR + "/");
     String archive = runs < 0 ? name : name.substring(0, runs);
     // Read whole in one request (on S3 a GET, where Beam's open adds a HEAD): a manifest is small.
-    try (InputStream in = new java.io.ByteArrayInputStream(StoreListing.read(name));
+    try (InputStream in = new java.io.ByteArrayInputStream(
+            bytes != null ? bytes : StoreListing.read(name));
         DataFileStream<RunManifestRecord> records =
             new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
       if (!records.hasNext()) {

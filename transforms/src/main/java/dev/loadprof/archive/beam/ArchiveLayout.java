@@ -151,7 +151,7 @@ public final class ArchiveLayout {
   public static boolean isArchiveEntry(String name) {
     return name.equals(MARKER_FILE) || name.equals(RUNS_DIR) || name.equals(BLOCKS_DIR)
         || name.equals(INDEX_DIR) || name.equals(STAGING_DIR)
-        || name.equals(RunFigures.FIGURES_DIR)
+        || name.equals(RunFigures.FIGURES_DIR) || name.equals(NightFigures.DIR)
         || name.startsWith("." + MARKER_FILE + "."); // a marker being created
   }
 

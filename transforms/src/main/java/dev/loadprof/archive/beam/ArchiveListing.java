@@ -396,7 +396,8 @@ public final class ArchiveListing {
     OrderedPrefetch.forEach(indexes, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
         i -> NightIndexes.read(i[0], i[1], i[2], i[3]), index -> {
           for (NightIndex.Run r : index.runs()) {
-            lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(), r);
+            lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(),
+                r.listedIn(index.night(), index.host(), index.jobId()));
           }
         });
     return lines;

@@ -19,10 +19,12 @@ final class LocalRunChecks {
    * index entry with no run to read): what each read is kept, so the job reads no manifest twice.
    */
   static List<ReadArchive.Fingerprinted> fingerprinted(
-      List<KV<String, ArchiveListing.ManifestRef>> refs) {
+      List<KV<String, ArchiveListing.ManifestRef>> refs, NightFigures.Packs packs) {
     List<ReadArchive.Fingerprinted> out = new ArrayList<>();
+    // A run of a night's figures file read has its manifest from there, unread.
     OrderedPrefetch.forEach(refs, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
-        r -> ReadArchive.FingerprintFn.checked(r.getKey(), r.getValue()), out::add);
+        r -> ReadArchive.FingerprintFn.checked(r.getKey(), r.getValue(), packs.manifest(r),
+            packs.manifestHolder(r)), out::add);
     return out;
   }
 }

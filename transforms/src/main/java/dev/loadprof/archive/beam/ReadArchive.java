@@ -130,8 +130,17 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
             StringUtf8Coder.of(), StringUtf8Coder.of())));
   }
 
-  /** An archived run read without a runner: its info and its block files. */
-  public record LocalRun(RunInfo info, List<BlockFileRef> files, Blocks blocks) {}
+  /**
+   * An archived run read without a runner: its info and its block files, and its night index's
+   * group of runs whose stored figures are read and written together ({@link NightFigures};
+   * null when no night index lists it, or no figures are read).
+   */
+  public record LocalRun(RunInfo info, List<BlockFileRef> files, Blocks blocks,
+      NightFigures.Member member) {
+    public LocalRun(RunInfo info, List<BlockFileRef> files, Blocks blocks) {
+      this(info, files, blocks, null);
+    }
+  }
 
   /**
    * Which blocks an archived run's are: its archive, and the job and blocks' version its
@@ -150,21 +159,37 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    */
   public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection,
       Consumer<String> said) throws IOException {
+    return readRunsLocally(archives, selection, said, "");
+  }
+
+  /**
+   * The same, with the runs' stored figures of {@code figuresKind} (not "") gathered per night
+   * index where they are ({@link NightFigures}): such a run's manifest is read from there, and
+   * its figures are its {@link LocalRun#member}'s.
+   */
+  public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection,
+      Consumer<String> said, String figuresKind) throws IOException {
     List<KV<String, ArchiveListing.ManifestRef>> refs = new ArrayList<>();
     for (String archive : archives) {
       for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection, said)) {
         refs.add(KV.of(archive, ref));
       }
     }
+    NightFigures.Packs packs = figuresKind.isEmpty() ? NightFigures.Packs.none()
+        : NightFigures.Packs.read(refs, figuresKind, said);
     Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
     // What checking each run read, by manifest: each is used once (a path listed twice is read
     // again, so that no two runs share one RunInfo).
     Map<String, Fingerprinted> checked = new HashMap<>();
-    for (Fingerprinted f : LocalRunChecks.fingerprinted(refs)) {
+    Map<String, KV<String, ArchiveListing.ManifestRef>> refOf = new HashMap<>();
+    List<Fingerprinted> all = LocalRunChecks.fingerprinted(refs, packs);
+    for (int i = 0; i < all.size(); i++) {
+      Fingerprinted f = all.get(i);
       if (f != null) {
         KV<String, ManifestToRead> keyed = f.keyed();
         byContent.computeIfAbsent(keyed.getKey(), k -> new ArrayList<>()).add(keyed.getValue());
         checked.putIfAbsent(keyed.getValue().path(), f);
+        refOf.putIfAbsent(keyed.getValue().path(), refs.get(i));
       }
     }
     List<LocalRun> runs = new ArrayList<>();
@@ -172,9 +197,17 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       for (ManifestToRead m : ManifestToRead.oncePerTrace(sameContent)) {
         List<BlockFileRef> files = new ArrayList<>();
         RunManifestRecord[] manifest = new RunManifestRecord[1];
-        RunInfo info = ReadManifestFn.read(m, files, manifest, checked.remove(m.path()));
-        runs.add(new LocalRun(info, files, new Blocks(m.archive(), info.runId,
-            manifest[0].getJobId(), manifest[0].getBlocksVersion(), manifest[0], m.path())));
+        Fingerprinted f = checked.remove(m.path());
+        RunInfo info = ReadManifestFn.read(m, files, manifest, f);
+        Blocks blocks = new Blocks(m.archive(), info.runId, manifest[0].getJobId(),
+            manifest[0].getBlocksVersion(), manifest[0], m.path());
+        KV<String, ArchiveListing.ManifestRef> ref = f != null ? refOf.get(m.path()) : null;
+        NightFigures.Member member = ref != null ? packs.member(ref) : null;
+        LocalRun run = new LocalRun(info, files, blocks, member);
+        if (member != null) {
+          member.group().add(run);
+        }
+        runs.add(run);
       }
     }
     return runs;
@@ -316,8 +349,17 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
      * it was converted (else null), so that a job in this JVM reads neither again.
      */
     static Fingerprinted checked(String archive, ArchiveListing.ManifestRef ref) {
+      return checked(archive, ref, null, null);
+    }
+
+    /**
+     * The same from the manifest file's bytes as a night's figures file holds them ({@code
+     * packed}, or null: read), the bytes read given to {@code read} (unless null).
+     */
+    static Fingerprinted checked(String archive, ArchiveListing.ManifestRef ref, byte[] packed,
+        Consumer<byte[]> read) {
       String manifestPath = ref.path();
-      RunManifestRecord manifest = RunChecks.manifest(archive, ref);
+      RunManifestRecord manifest = RunChecks.manifest(archive, ref, packed, read);
       RunInfo run = null;
       // A run its night index lists, or whose job wrote a night index of its partition: the
       // client left it to the job. Any other the client checked, all but its manifest.

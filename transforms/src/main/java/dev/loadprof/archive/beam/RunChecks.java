@@ -32,11 +32,36 @@ public final class RunChecks {
    * @throws ArchiveCorruptException naming the file and the run, when it is damaged or missing
    */
   public static RunManifestRecord manifest(String archive, ArchiveListing.ManifestRef ref) {
+    return manifest(archive, ref, null, null);
+  }
+
+  /**
+   * The same from the manifest file's bytes as a night's figures file holds them ({@code
+   * packed}: checked as the file is; its index entry was read when they were gathered), or,
+   * when null, from the file, its bytes then given to {@code read} (unless null).
+   */
+  static RunManifestRecord manifest(String archive, ArchiveListing.ManifestRef ref,
+      byte[] packed, java.util.function.Consumer<byte[]> read) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
+    if (packed != null) {
+      RunManifestRecord manifest = ArchiveFiles.readManifest(file, packed);
+      return ref.accepts(manifest) ? manifest : null;
+    }
     ref.checkEntry(archive);
     RunManifestRecord manifest;
     try {
-      manifest = ArchiveFiles.readManifest(file); // one request; whether it is there, after
+      byte[] bytes = null;
+      if (read != null) {
+        try {
+          bytes = StoreListing.read(ref.path());
+        } catch (IOException e) {
+          // read again below, which says what is wrong as it does for any manifest
+        }
+      }
+      manifest = ArchiveFiles.readManifest(file, bytes); // one request; whether it is there, after
+      if (bytes != null) {
+        read.accept(bytes);
+      }
     } catch (ArchiveCorruptException e) {
       if (ArchiveLayout.exists(file)) {
         throw e;

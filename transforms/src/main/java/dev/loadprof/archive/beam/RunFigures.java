@@ -47,10 +47,10 @@ public final class RunFigures {
   }
 
   /**
-   * Figures as stored: the object, or null with what is wrong with the file (damaged, or of
-   * classes this loadprof cannot read).
+   * Figures as stored: the object and the file's bytes, or null with what is wrong with the
+   * file (damaged, or of classes this loadprof cannot read).
    */
-  public record Stored(Object figures, String problem) {}
+  public record Stored(Object figures, String problem, byte[] bytes) {}
 
   /**
    * The stored figures, or null when there are none. Damaged ones are logged and given with
@@ -67,6 +67,11 @@ public final class RunFigures {
     } catch (IOException | RuntimeException e) {
       return ArchiveLayout.exists(file) ? unreadable(file, e) : null;
     }
+    return decode(file, bytes);
+  }
+
+  /** The figures of a file's bytes as read already (from {@link NightFigures}), checked. */
+  public static Stored decode(ResourceId file, byte[] bytes) {
     try {
       int body = HEADER.length + SHA_HEX + 1;
       if (bytes.length < body || !Arrays.equals(bytes, 0, HEADER.length, HEADER, 0,
@@ -80,7 +85,7 @@ public final class RunFigures {
       }
       try (ObjectInputStream objects = new ObjectInputStream(
           new ByteArrayInputStream(payload))) {
-        return new Stored(objects.readObject(), null);
+        return new Stored(objects.readObject(), null, bytes);
       }
     } catch (IOException | ClassNotFoundException | RuntimeException e) {
       return unreadable(file, e);
@@ -91,7 +96,7 @@ public final class RunFigures {
     String problem = file + ": stored figures cannot be read (" + e + "); the run is read"
         + " from its blocks. Delete the file to have them stored again";
     LOG.warn(problem);
-    return new Stored(null, problem);
+    return new Stored(null, problem, null);
   }
 
   /**
@@ -128,17 +133,32 @@ public final class RunFigures {
    */
   public static boolean store(ResourceId file, Serializable figures, PipelineOptions options) {
     try {
-      ByteArrayOutputStream payload = new ByteArrayOutputStream();
-      try (ObjectOutputStream out = new ObjectOutputStream(payload)) {
-        out.writeObject(figures);
-      }
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      bytes.write(HEADER);
-      bytes.write(IndexEntry.sha256Hex(payload.toByteArray())
-          .getBytes(StandardCharsets.US_ASCII));
-      bytes.write('\n');
-      payload.writeTo(bytes);
-      return ExclusiveCreates.createIfAbsent(file, bytes.toByteArray(), options);
+      return store(file, encode(figures), options);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: could not store the run's figures ({}); the next job computes them again",
+          file, e.toString());
+      return false;
+    }
+  }
+
+  /** The bytes of a figures file of {@code figures}, as {@link #store} writes them. */
+  public static byte[] encode(Serializable figures) throws IOException {
+    ByteArrayOutputStream payload = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(payload)) {
+      out.writeObject(figures);
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.write(HEADER);
+    bytes.write(IndexEntry.sha256Hex(payload.toByteArray()).getBytes(StandardCharsets.US_ASCII));
+    bytes.write('\n');
+    payload.writeTo(bytes);
+    return bytes.toByteArray();
+  }
+
+  /** Stores a figures file's bytes ({@link #encode}) unless some are there already. */
+  public static boolean store(ResourceId file, byte[] bytes, PipelineOptions options) {
+    try {
+      return ExclusiveCreates.createIfAbsent(file, bytes, options);
     } catch (IOException | RuntimeException e) {
       LOG.warn("{}: could not store the run's figures ({}); the next job computes them again",
           file, e.toString());
