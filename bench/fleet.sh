@@ -243,7 +243,7 @@ tenk_archives() {
     touch "$work/a10k.done"
   fi
   local a server; server="$(cat "$work/s3/$store_kind.pid" 2>/dev/null || echo none)"
-  for a in b100 a10k; do
+  for a in ${3:-b100 a10k}; do
     if [ ! -f "$work/$a.put.$server" ]; then # once per server process (moto keeps it in memory)
       curl -fs -X PUT "http://127.0.0.1:$s3port/fleet-$a" -o /dev/null || true
       java -cp "$cp" dev.loadprof.bench.UploadTree put "http://127.0.0.1:$s3port" "$work/$a" \
@@ -323,7 +323,8 @@ tenk() {
   if [ "$parts" = local ]; then tenk_local "$rounds"; return; fi
   store 0
   cp="$(classpath)"
-  tenk_archives "$cp"
+  # fleet-a10k is for the client only
+  tenk_archives "$cp" s3 "$(case "$parts" in nightly) echo b100 ;; *) echo b100 a10k ;; esac)"
   curl -fs -X POST "$proxy/__proxy/latency?ms=10" >/dev/null
   echo "tenk: $store_kind behind 10 ms per request; $(git rev-parse --short HEAD); load $(cut -d' ' -f1-3 /proc/loadavg)"
   case "$parts" in all|client) ;; *) rounds_client=0 ;; esac
@@ -341,7 +342,15 @@ tenk() {
   for h in $(seq 0 9); do for k in $(seq 1 10); do
     night30+=("s3://fleet-b100/archive/figures/$(printf 'host%03d-b%03d-2026-10-30/' "$h" "$k")")
   done; done
+  # Night 30's night figures files (one per night index: 10) go with its runs' figures.
+  night30+=("s3://fleet-b100/archive/night-figures/night=2026-10-30/")
   local ta=() tn=()
+  # First a nightly of all 30 nights: it stores this build's figures (and night figures files)
+  # of every night that lacks them, as the nightlies of nights 1-29 would have; each round then
+  # deletes night 30's.
+  t=$(timed "$work/tenk-prepare.log" ./loadprof nightly --out "$work/tenk-prepare" \
+    s3://fleet-b100/archive)
+  echo "prepare: nightly of nights 1-30 (stores this build's figures): $t s; $(grep -o 'figures of .*' "$work/tenk-prepare.log" | head -1)"
   for r in $(seq "$rounds"); do
     java -cp "$cp" dev.loadprof.bench.UploadTree delete "http://127.0.0.1:$s3port" "${night30[@]}" \
       2>&1 | awk '/^deleted [1-9]/ {n++} END {print "night 30 runs whose figures were deleted: " n+0}'

@@ -64,7 +64,7 @@ final class StoredKept<K> {
     byte[] packed = member == null ? null : member.packedFigures();
     if (packed != null) {
       readFromNights.incrementAndGet();
-      return RunFigures.decode(run.blocks().figures(kind), packed);
+      return RunFigures.decode(run.blocks().figures(kind), packed, true); // checked whole
     }
     RunFigures.Stored found = RunFigures.read(run.blocks().figures(kind));
     if (member != null && found != null && found.problem() == null) {

@@ -44,7 +44,7 @@ public final class RunChecks {
       byte[] packed, java.util.function.Consumer<byte[]> read) {
     ResourceId file = FileSystems.matchNewResource(ref.path(), false);
     if (packed != null) {
-      RunManifestRecord manifest = ArchiveFiles.readManifest(file, packed);
+      RunManifestRecord manifest = ArchiveFiles.readManifest(file, packed, true);
       return ref.accepts(manifest) ? manifest : null;
     }
     ref.checkEntry(archive);
