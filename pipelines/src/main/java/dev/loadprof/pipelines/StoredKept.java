@@ -133,7 +133,7 @@ final class StoredKept<K> {
    * request.
    */
   void gatherNights(List<ReadArchive.LocalRun> runs) {
-    nightFilesWritten = NightFigures.writeMissing(runs, kind);
+    nightFilesWritten = NightFigures.writeMissing(runs);
   }
 
   /** The console's line: how many archived runs' figures were read, how many computed. */
@@ -141,7 +141,7 @@ final class StoredKept<K> {
     return read.get() + computed.get() == 0 ? "" : "figures of " + read.get()
         + " archived runs read from the archive, " + computed.get() + " computed from their"
         + " blocks (" + stored.get() + " stored for the next nights); " + readFromNights.get()
-        + " read from night figures files (one a night index), " + nightFilesWritten
+        + " read from night figures files (one a night), " + nightFilesWritten
         + " such files written"
         + (unreadable.isEmpty() ? "" : "; " + String.join("; ", unreadable));
   }

@@ -91,6 +91,21 @@ class ClientRequestsTest {
   }
 
   /**
+   * The whole archive (nightly's default): the client reads no night index and no run of a
+   * night index's partition either (the job reads the night indexes, and a nightly's from its
+   * night figures files): its requests are the listings', whatever the nights and runs.
+   */
+  @Test
+  void theWholeArchivesClientReadsNoNightIndexNorRun() throws IOException {
+    Counted s = selectCounting(archiveWith("whole-small", 2, true), null, null);
+    Counted b = selectCounting(archiveWith("whole-big", 8, true), null, null);
+    assertEquals(4 * (s.runs().size() - 1) + 1, b.runs().size()); // the first night's run too
+    assertEquals(s.requests(), b.requests(), "the same requests for 4x the runs");
+    // the marker twice, the index's listing and runs/'s
+    assertTrue(b.requests() <= 4, b.requests() + " requests");
+  }
+
+  /**
    * The night indexes hold what the client checks of an --event or --window asked for: then,
    * and only then, it reads them, and a run archived otherwise is refused before the job.
    */

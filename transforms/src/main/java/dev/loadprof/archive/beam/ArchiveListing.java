@@ -136,7 +136,17 @@ public final class ArchiveListing {
   /** {@link #list}, what it finds to say given to {@code said}. */
   public static List<ManifestRef> list(String archive, RunSelection selection,
       Consumer<String> said) throws IOException {
-    Listing listing = listChecked(archive, ArchiveLayout.formatVersion(archive), selection, true);
+    return list(archive, selection, said, null);
+  }
+
+  /**
+   * {@link #list}, a night's night indexes taken from its night figures file where {@code
+   * nights} (unless null) has one ({@link NightFigures}).
+   */
+  static List<ManifestRef> list(String archive, RunSelection selection,
+      Consumer<String> said, NightFigures.Packs nights) throws IOException {
+    Listing listing = listChecked(archive, ArchiveLayout.formatVersion(archive), selection, true,
+        nights);
     if (listing.nightIndexed()) {
       listing.warnings().forEach(said);
     }
@@ -164,6 +174,11 @@ public final class ArchiveListing {
    */
   public static Listing listChecked(String archive, int version, RunSelection selection,
       boolean readNightIndexes) throws IOException {
+    return listChecked(archive, version, selection, readNightIndexes, null);
+  }
+
+  private static Listing listChecked(String archive, int version, RunSelection selection,
+      boolean readNightIndexes, NightFigures.Packs nights) throws IOException {
     if (!selection.isAll() && version < 2) {
       throw new IllegalArgumentException(archive + " is an archive of format " + version
           + ", which has no night/host partitions; analyze it whole (without --nights and"
@@ -190,7 +205,8 @@ public final class ArchiveListing {
       }
     }
     if (!wholeIndex) { // nights selected, and night indexes among them (format 3 on)
-      return byNightIndexes(archive, root, entries, version, selection, readNightIndexes);
+      return byNightIndexes(archive, root, entries, version, selection, readNightIndexes,
+          nights);
     }
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
     for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive))) {
@@ -204,15 +220,22 @@ public final class ArchiveListing {
       manifests.values().forEach(p -> refs.add(new ManifestRef(p, "")));
       return new Listing(refs, warnings);
     }
-    // Night indexes are written from format 3 on (format 2's entries were empty).
-    Map<String, NightIndex.Run> lines = version < 3 ? Map.of()
-        : nightIndexLines(archive, root, entries, selection);
+    // Night indexes are written from format 3 on (format 2's entries were empty). The client
+    // listing the whole archive reads none: a run whose job wrote a night index of its
+    // partition is left to the job, which reads them (a year of nights costs the client no
+    // request a night index).
+    boolean deferToJob = version >= 3 && selection.isAll() && !readNightIndexes;
+    Map<String, NightIndex.Run> lines = version < 3 || deferToJob ? Map.of()
+        : nightIndexLines(archive, root, entries, selection, nights);
+    Set<String> nightIndexes = deferToJob ? nightIndexesOf(root, entries, selection) : Set.of();
+    Map<String, List<IndexEntryRef>> entriesOfRun = new TreeMap<>();
     Map<String, NightIndex.Run> linesOfEntries = new TreeMap<>(); // run id -> its entry's line
     Set<String> indexed = new TreeSet<>();
     for (IndexEntryRef entry : indexEntries(root, entries, version)) {
       String path = entry.path();
       Entry e = entry.name();
       indexed.add(e.runId);
+      entriesOfRun.computeIfAbsent(e.runId, k -> new ArrayList<>()).add(entry);
       String manifest = manifests.get(e.runId);
       boolean selected = !selection.isAll() && selection.matches(e.night, e.host);
       NightIndex.Run line = lines.get(e.runId + ArchiveLayout.JOB_SEPARATOR + e.jobId);
@@ -250,8 +273,13 @@ public final class ArchiveListing {
     }
     if (selection.isAll()) {
       manifests.forEach((runId, p) -> {
-        NightIndex.Run line = linesOfEntries.get(runId);
-        refs.add(new ManifestRef(p, "", line, null));
+        List<IndexEntryRef> its = entriesOfRun.getOrDefault(runId, List.of());
+        Entry e = its.size() == 1 ? its.get(0).name() : null;
+        if (e != null && nightIndexes.contains(partitionOfJob(e.night, e.host, e.jobId))) {
+          refs.add(new ManifestRef(p, "", null, its.get(0), true)); // the job reads its line
+        } else {
+          refs.add(new ManifestRef(p, "", linesOfEntries.get(runId), null));
+        }
       });
     }
     return Listing.of(readWhereTwoEntries(archive, refs), refs, warnings);
@@ -269,10 +297,11 @@ public final class ArchiveListing {
    * runs/: the whole archive's listing finds it, and archiving its trace again indexes it.
    */
   private static Listing byNightIndexes(String archive, String root,
-      List<MatchResult.Metadata> entries, int version, RunSelection selection, boolean read) {
+      List<MatchResult.Metadata> entries, int version, RunSelection selection, boolean read,
+      NightFigures.Packs nights) {
     Set<String> nightIndexes = nightIndexesOf(root, entries, selection);
     Map<String, NightIndex.Run> lines = read
-        ? nightIndexLines(archive, root, entries, selection) : Map.of();
+        ? nightIndexLines(archive, root, entries, selection, nights) : Map.of();
     List<ManifestRef> refs = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     Set<String> indexed = new TreeSet<>();
@@ -383,18 +412,27 @@ public final class ArchiveListing {
    * the manifest the line was written from).
    */
   private static Map<String, NightIndex.Run> nightIndexLines(String archive, String root,
-      List<MatchResult.Metadata> entries, RunSelection selection) {
+      List<MatchResult.Metadata> entries, RunSelection selection, NightFigures.Packs nights) {
     List<String[]> indexes = new ArrayList<>(); // {path, night, host, job}
+    Map<String, Map<String, Long>> listedByNight = new TreeMap<>(); // night -> name -> size
     for (MatchResult.Metadata m : entries) {
       String[] parts = nightIndexPath(root, m, selection);
       if (parts != null) {
-        indexes.add(new String[] {m.resourceId().toString(), parts[0], parts[1], parts[2]});
+        String path = m.resourceId().toString();
+        indexes.add(new String[] {path, parts[0], parts[1], parts[2]});
+        listedByNight.computeIfAbsent(parts[0], k -> new TreeMap<>())
+            .put(path.substring(root.length()), m.sizeBytes());
       }
+    }
+    if (nights != null) {
+      nights.lookUp(archive, listedByNight); // a night's file holds its night indexes
     }
     Map<String, NightIndex.Run> lines = new TreeMap<>();
     // Many at once: on a store each is a request's latency, not a core's work.
     OrderedPrefetch.forEach(indexes, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
-        i -> NightIndexes.read(i[0], i[1], i[2], i[3]), index -> {
+        i -> nights == null ? NightIndexes.read(i[0], i[1], i[2], i[3])
+            : nights.nightIndex(archive, i[1], i[0].substring(root.length()),
+                bytes -> NightIndexes.read(i[0], i[1], i[2], i[3], bytes)), index -> {
           for (NightIndex.Run r : index.runs()) {
             lines.put(r.runId() + ArchiveLayout.JOB_SEPARATOR + r.jobId(),
                 r.listedIn(index.night(), index.host(), index.jobId()));

@@ -30,24 +30,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stored figures ({@link RunFigures}) of the runs one night index lists, gathered into one
- * file with their manifests, so that a nightly job reads a past night's runs in one request per
- * night index (a night and host) instead of three per run (its index entry, its manifest and
+ * The stored figures ({@link RunFigures}) of a night's runs gathered into one file with their
+ * manifests and the night's night indexes, so that a nightly job reads a past night in one
+ * request instead of one per night index and three per run (its index entry, its manifest and
  * its figures file): on a store, a year of nights costs its nights' requests, not its runs'.
  *
  * <pre>
- * night-figures/night=NIGHT/host=HOST/JOB-SET-KIND.bin
+ * night-figures/night=NIGHT/SET-KIND.bin
  * </pre>
  *
- * where JOB is the job that wrote the night index, SET a digest of the night index's lines as
- * read (each run's id, job and manifest checksum: a run archived again, replaced or repaired
- * changes it, and the old file is then not read) and KIND the figures' kind. The file holds a
- * header line, the SHA-256 of the rest, then gzip of: the night index's partition, SET, and
- * per run its id, its manifest file's bytes and its figures file's bytes (none for a run counted
- * as another). A manifest from it is checked as the file is (its own checksum); its index entry
- * was read when the file was written. Written by a job in the CLI's JVM once the runs' figures
- * are stored, only when every manifest's checksum is the one its line states; created only if
- * absent. A damaged file is said, and its runs are read one by one, as without it.
+ * where SET is a digest of the night's selected night indexes as listed (their names and
+ * sizes: a night index is written once, by its job, and a run archived again, replaced or
+ * repaired is listed by another job's) and KIND the figures' kind. The file holds a header
+ * line, the SHA-256 of the rest, then gzip of: the night, SET, each night index's bytes, and
+ * per run (by id and job) its manifest file's bytes and its figures file's bytes (none for a run
+ * counted as another). A night index from it is used only at the size listed, and is checked as
+ * one read from the store; its bytes, the manifests' and the figures' are covered by the file's
+ * SHA-256, which is why theirs are not computed again. A run's index entry was read when the
+ * file was written. Written by a job in the CLI's JVM once the night's runs' figures are
+ * stored, only when every manifest's checksum is the one its line states; created only if
+ * absent. A damaged file is said, and its night read as without it.
  */
 public final class NightFigures {
   public static final String DIR = "night-figures";
@@ -55,8 +57,8 @@ public final class NightFigures {
   private static final byte[] HEADER =
       "loadprof-night-figures 1\n".getBytes(StandardCharsets.US_ASCII);
   private static final int SHA_HEX = 64;
-  /** The content's size at most once inflated: far above a night index's runs' files. */
-  static final int MAX_CONTENT_BYTES = 512 << 20;
+  /** The content's size at most once inflated: far above a night's files. */
+  static final int MAX_CONTENT_BYTES = 1 << 30;
   /** Bytes of manifests and figures held for the files to write at most (the rest read again). */
   static final long HOLD_MAX_BYTES = 64L << 20;
 
@@ -65,33 +67,36 @@ public final class NightFigures {
   /** A run's files as a night figures file holds them ({@code figures} null: none stored). */
   record Entry(byte[] manifest, byte[] figures) {}
 
-  /** Where the figures of kind {@code kind} of the runs {@code lines} (one night index) are. */
-  static ResourceId file(String archive, String listedIn, List<NightIndex.Run> lines,
-      String kind) {
-    String[] p = listedIn.split("/", 3);
-    return ArchiveLayout.resolve(archive, DIR + "/night=" + p[0] + "/host=" + p[1] + "/" + p[2]
-        + "-" + set(lines) + "-" + kind + ".bin");
+  /** A night figures file's content: night indexes by name, runs by "RUN_ID@JOB". */
+  record Content(Map<String, byte[]> indexes, Map<String, Entry> runs) {}
+
+  /** Where a night's figures of kind {@code kind} are, its night indexes as {@code set} names. */
+  static ResourceId file(String archive, String night, String set, String kind) {
+    return ArchiveLayout.resolve(archive, DIR + "/night=" + night + "/" + set + "-" + kind
+        + ".bin");
   }
 
-  /** The digest of a night index's lines naming its file: their runs, jobs and manifests. */
-  static String set(List<NightIndex.Run> lines) {
-    List<NightIndex.Run> sorted = new ArrayList<>(lines);
-    sorted.sort(Comparator.comparing(NightIndex.Run::runId).thenComparing(NightIndex.Run::jobId));
+  /** The digest naming a night's file: its night indexes' names and sizes, as listed. */
+  static String set(Map<String, Long> listed) {
     StringBuilder b = new StringBuilder();
-    for (NightIndex.Run r : sorted) {
-      b.append(r.runId()).append('\t').append(r.jobId()).append('\t').append(r.manifestSha256())
-          .append('\n');
-    }
+    new TreeMap<>(listed).forEach((name, size) -> b.append(name).append('\t').append(size)
+        .append('\n'));
     return IndexEntry.sha256Hex(b.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 32);
   }
 
-  static byte[] encode(String listedIn, String set, Map<String, Entry> runs) throws IOException {
+  static byte[] encode(String night, String set, Content c) throws IOException {
     ByteArrayOutputStream content = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(new GZIPOutputStream(content))) {
-      out.writeUTF(listedIn);
+      out.writeUTF(night);
       out.writeUTF(set);
-      out.writeInt(runs.size());
-      for (Map.Entry<String, Entry> r : runs.entrySet()) {
+      out.writeInt(c.indexes().size());
+      for (Map.Entry<String, byte[]> i : c.indexes().entrySet()) {
+        out.writeUTF(i.getKey());
+        out.writeInt(i.getValue().length);
+        out.write(i.getValue());
+      }
+      out.writeInt(c.runs().size());
+      for (Map.Entry<String, Entry> r : c.runs().entrySet()) {
         out.writeUTF(r.getKey());
         out.writeInt(r.getValue().manifest().length);
         out.write(r.getValue().manifest());
@@ -111,12 +116,11 @@ public final class NightFigures {
   }
 
   /**
-   * The runs of a file's bytes, by run id; every size is checked against what is left before it
-   * is used.
+   * A file's content; every count and size is checked against what is left before it is used.
    *
-   * @throws IOException saying what is wrong, when the file is damaged or of another night index
+   * @throws IOException saying what is wrong, when the file is damaged or of another night
    */
-  static Map<String, Entry> decode(byte[] bytes, String listedIn, String set) throws IOException {
+  static Content decode(byte[] bytes, String night, String set) throws IOException {
     int body = HEADER.length + SHA_HEX + 1;
     if (bytes.length < body || !Arrays.equals(bytes, 0, HEADER.length, HEADER, 0,
         HEADER.length) || bytes[body - 1] != '\n') {
@@ -135,144 +139,152 @@ public final class NightFigures {
       throw new IOException("more than " + MAX_CONTENT_BYTES + " bytes once inflated");
     }
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(content));
-    String partition = in.readUTF();
+    String itsNight = in.readUTF();
     String itsSet = in.readUTF();
-    if (!partition.equals(listedIn) || !itsSet.equals(set)) {
-      throw new IOException("it is of night index " + partition + " (runs " + itsSet + "), not "
-          + listedIn + " (runs " + set + ")");
+    if (!itsNight.equals(night) || !itsSet.equals(set)) {
+      throw new IOException("it is of night " + itsNight + " (night indexes " + itsSet
+          + "), not " + night + " (" + set + ")");
     }
-    int count = in.readInt();
-    if (count < 0 || count > in.available()) {
-      throw new IOException("it states " + count + " runs in " + in.available() + " bytes");
+    Map<String, byte[]> indexes = new TreeMap<>();
+    int count = count(in, "night indexes");
+    for (int i = 0; i < count; i++) {
+      String name = in.readUTF();
+      if (indexes.put(name, sized(in, in.readInt(), false, name)) != null) {
+        throw new IOException(name + " is in it twice");
+      }
     }
     Map<String, Entry> runs = new HashMap<>();
+    count = count(in, "runs");
     for (int i = 0; i < count; i++) {
-      String runId = in.readUTF();
-      byte[] manifest = sized(in, in.readInt(), false, runId);
-      byte[] figures = sized(in, in.readInt(), true, runId);
-      if (runs.put(runId, new Entry(manifest, figures)) != null) {
-        throw new IOException("run " + runId + " is in it twice");
+      String run = in.readUTF();
+      byte[] manifest = sized(in, in.readInt(), false, run);
+      byte[] figures = sized(in, in.readInt(), true, run);
+      if (runs.put(run, new Entry(manifest, figures)) != null) {
+        throw new IOException("run " + run + " is in it twice");
       }
     }
     if (in.available() > 0) {
       throw new IOException(in.available() + " bytes after its last run");
     }
-    return runs;
+    return new Content(indexes, runs);
   }
 
-  private static byte[] sized(DataInputStream in, int size, boolean mayBeNone, String runId)
+  private static int count(DataInputStream in, String what) throws IOException {
+    int count = in.readInt();
+    if (count < 0 || count > in.available()) {
+      throw new IOException("it states " + count + " " + what + " in " + in.available()
+          + " bytes");
+    }
+    return count;
+  }
+
+  private static byte[] sized(DataInputStream in, int size, boolean mayBeNone, String of)
       throws IOException {
     if (size == -1 && mayBeNone) {
       return null;
     }
     if (size < 0 || size > in.available()) {
-      throw new IOException("run " + runId + "'s file states " + size + " bytes where "
-          + in.available() + " are left");
+      throw new IOException(of + "'s bytes are stated as " + size + " where " + in.available()
+          + " are left");
     }
     return in.readNBytes(size);
   }
 
+  private static String key(String runId, String jobId) {
+    return runId + ArchiveLayout.JOB_SEPARATOR + jobId;
+  }
+
   /**
-   * The selected runs of one night index, the figures file read for them (null when there is
-   * none, or it is damaged), and for a file to write, the runs read and the bytes held of them.
+   * A night's selected night indexes as listed, its file read (null when there is none, or it
+   * is damaged), and for a file to write, its runs read and what is held of them.
    */
   public static final class Group {
-    private final String archive;
-    private final String listedIn;
-    private final List<NightIndex.Run> lines = new ArrayList<>();
-    private ResourceId file;
-    private String set;
-    private volatile Map<String, Entry> found;
+    private final String night;
+    private final String kind;
+    private final Map<String, Long> listed;
+    private final String set;
+    private final ResourceId file;
+    private volatile Content found;
     private final List<ReadArchive.LocalRun> runs = java.util.Collections.synchronizedList(
         new ArrayList<>());
+    private final Map<String, NightIndex> heldIndexes = new ConcurrentHashMap<>();
     private final Map<String, byte[]> heldManifests = new ConcurrentHashMap<>();
     private final Map<String, byte[]> heldFigures = new ConcurrentHashMap<>();
     private final AtomicLong held;
 
-    private Group(String archive, String listedIn, AtomicLong held) {
-      this.archive = archive;
-      this.listedIn = listedIn;
+    private Group(String archive, String night, Map<String, Long> listed, String kind,
+        AtomicLong held) {
+      this.night = night;
+      this.kind = kind;
+      this.listed = listed;
+      this.set = set(listed);
+      this.file = file(archive, night, set, kind);
       this.held = held;
     }
 
-    /** A run of the night index read by the job. */
+    /** A run of the night read by the job. */
     void add(ReadArchive.LocalRun run) {
       runs.add(run);
     }
 
-    private boolean hold(Map<String, byte[]> into, String runId, byte[] bytes) {
-      if (found != null || bytes == null || held.addAndGet(bytes.length) > HOLD_MAX_BYTES) {
-        return false;
+    private void hold(Map<String, byte[]> into, String key, byte[] bytes) {
+      if (found == null && bytes != null && held.addAndGet(bytes.length) <= HOLD_MAX_BYTES) {
+        into.put(key, bytes);
       }
-      into.put(runId, bytes);
-      return true;
     }
   }
 
-  /** A run read of a night index's selected runs ({@link ReadArchive.LocalRun#member}). */
+  /** A run read of a night's night indexes ({@link ReadArchive.LocalRun#member}). */
   public record Member(Group group, NightIndex.Run line) {
     /**
-     * The run's figures file's bytes from its night's figures file, or null when they are not
-     * there (none read, or the run counted as another when the file was written): read then as
+     * The run's figures file's bytes from its night's file, or null when they are not there
+     * (no file read, or the run counted as another when it was written): read then as
      * without it.
      */
     public byte[] packedFigures() {
-      Map<String, Entry> found = group.found;
-      Entry e = found == null ? null : found.get(line.runId());
+      Content found = group.found;
+      Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
       return e == null ? null : e.figures();
     }
 
     /** Its figures file's bytes as read or stored now, held for its night's file to write. */
     public void figuresRead(byte[] bytes) {
-      group.hold(group.heldFigures, line.runId(), bytes);
+      group.hold(group.heldFigures, key(line.runId(), line.jobId()), bytes);
     }
   }
 
-  /** The night figures files of a job's selected runs, read before its runs are checked. */
+  /**
+   * The night figures files of a job's selected nights ({@code kind} not ""): looked up by the
+   * listing, before it reads the night indexes ({@link ArchiveListing}), then their runs' by
+   * the runs' checks.
+   */
   public static final class Packs {
     private final String kind;
-    private final Map<KV<String, ArchiveListing.ManifestRef>, Group> groups;
+    private final Consumer<String> said;
+    private final Map<String, Group> groups = new ConcurrentHashMap<>(); // archive \0 night
     private final AtomicLong held = new AtomicLong();
 
-    private Packs(String kind, Map<KV<String, ArchiveListing.ManifestRef>, Group> groups) {
+    Packs(String kind, Consumer<String> said) {
       this.kind = kind;
-      this.groups = groups;
-    }
-
-    static Packs none() {
-      return new Packs("", Map.of());
+      this.said = said;
     }
 
     /**
-     * Groups the runs night indexes list by night index, and reads each group's figures file
-     * of {@code kind}, 8 at once; what is wrong with one is given to {@code said}.
+     * Reads the files of an archive's nights, 8 at once: {@code listed} gives each night's
+     * selected night indexes (name below index/ -> size as listed).
      */
-    static Packs read(List<KV<String, ArchiveListing.ManifestRef>> refs, String kind,
-        Consumer<String> said) {
-      Map<KV<String, ArchiveListing.ManifestRef>, Group> groupOf = new HashMap<>();
-      Packs packs = new Packs(kind, groupOf);
-      Map<String, Group> byIndex = new LinkedHashMap<>();
-      for (KV<String, ArchiveListing.ManifestRef> r : refs) {
-        NightIndex.Run line = r.getValue().indexed();
-        if (line == null || line.listedIn().isEmpty()) {
-          continue; // no night index lists it: read alone
-        }
-        Group g = byIndex.computeIfAbsent(r.getKey() + "\u0000" + line.listedIn(),
-            k -> new Group(r.getKey(), line.listedIn(), packs.held));
-        g.lines.add(line);
-        groupOf.put(r, g);
-      }
-      List<Group> all = new ArrayList<>(byIndex.values());
-      for (Group g : all) {
-        g.set = set(g.lines);
-        g.file = file(g.archive, g.listedIn, g.lines, kind);
-      }
-      OrderedPrefetch.forEach(all, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
-          g -> readFile(g, said), g -> { });
-      return packs;
+    void lookUp(String archive, Map<String, Map<String, Long>> listed) {
+      List<Group> nights = new ArrayList<>();
+      listed.forEach((night, indexes) -> {
+        Group g = new Group(archive, night, indexes, kind, held);
+        groups.put(archive + "\u0000" + night, g);
+        nights.add(g);
+      });
+      OrderedPrefetch.forEach(nights, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
+          this::readFile, g -> { });
     }
 
-    private static Group readFile(Group g, Consumer<String> said) {
+    private Group readFile(Group g) {
       byte[] bytes;
       try {
         bytes = StoreListing.read(g.file.toString());
@@ -280,71 +292,116 @@ public final class NightFigures {
         return g;
       } catch (IOException | RuntimeException e) {
         if (ArchiveLayout.exists(g.file)) {
-          unreadable(g, e, said);
+          unreadable(g, e.toString());
         }
         return g;
       }
       try {
-        g.found = decode(bytes, g.listedIn, g.set);
+        Content c = decode(bytes, g.night, g.set);
+        if (!c.indexes().keySet().equals(g.listed.keySet())) {
+          throw new IOException("it holds night indexes " + c.indexes().keySet() + ", not "
+              + g.listed.keySet());
+        }
+        for (Map.Entry<String, byte[]> i : c.indexes().entrySet()) {
+          if (i.getValue().length != g.listed.get(i.getKey())) {
+            throw new IOException(i.getKey() + " is " + i.getValue().length + " bytes in it, "
+                + g.listed.get(i.getKey()) + " as listed");
+          }
+        }
+        g.found = c;
       } catch (IOException | RuntimeException e) {
-        unreadable(g, e, said);
+        unreadable(g, e.getMessage());
       }
       return g;
     }
 
-    private static void unreadable(Group g, Exception e, Consumer<String> said) {
-      String problem = g.file + ": a night's figures file cannot be read (" + e.getMessage()
-          + "); its runs are read one by one. Delete it to have it written again";
+    private void unreadable(Group g, String why) {
+      String problem = g.file + ": a night's figures file cannot be read (" + why + "); its"
+          + " night is read run by run. Delete it to have it written again";
       LOG.warn(problem);
       said.accept(problem);
     }
 
-    /** The run's manifest file's bytes from its night's figures file, or null. */
+    /**
+     * A night index of the night: from the night's file when it holds it, else read from the
+     * store (by {@code read} given null), and held for the night's file to write.
+     */
+    NightIndex nightIndex(String archive, String night, String name,
+        java.util.function.Function<byte[], NightIndex> read) {
+      Group g = groups.get(archive + "\u0000" + night);
+      Content found = g == null ? null : g.found;
+      NightIndex index = read.apply(found == null ? null : found.indexes().get(name));
+      if (g != null && found == null) {
+        g.heldIndexes.put(name, index);
+      }
+      return index;
+    }
+
+    private Group groupOf(KV<String, ArchiveListing.ManifestRef> ref) {
+      NightIndex.Run line = ref.getValue().indexed();
+      if (line == null || line.listedIn().isEmpty()) {
+        return null; // no night index lists it: read alone
+      }
+      return groups.get(ref.getKey() + "\u0000" + line.listedIn().split("/", 2)[0]);
+    }
+
+    /** The run's manifest file's bytes from its night's file, or null. */
     byte[] manifest(KV<String, ArchiveListing.ManifestRef> ref) {
-      Group g = groups.get(ref);
-      Map<String, Entry> found = g == null ? null : g.found;
-      Entry e = found == null ? null : found.get(ref.getValue().indexed().runId());
+      Group g = groupOf(ref);
+      Content found = g == null ? null : g.found;
+      NightIndex.Run line = ref.getValue().indexed();
+      Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
       return e == null ? null : e.manifest();
     }
 
     /** Where the run's manifest bytes read are held for its night's file to write, or null. */
     Consumer<byte[]> manifestHolder(KV<String, ArchiveListing.ManifestRef> ref) {
-      Group g = groups.get(ref);
+      Group g = groupOf(ref);
       if (g == null || g.found != null) {
         return null;
       }
-      String runId = ref.getValue().indexed().runId();
-      return bytes -> g.hold(g.heldManifests, runId, bytes);
+      NightIndex.Run line = ref.getValue().indexed();
+      return bytes -> g.hold(g.heldManifests, key(line.runId(), line.jobId()), bytes);
     }
 
-    /** The run as a member of its night index's group, or null when no night index lists it. */
+    /** The run as a member of its night, or null when no night index lists it. */
     Member member(KV<String, ArchiveListing.ManifestRef> ref) {
-      Group g = groups.get(ref);
+      Group g = groupOf(ref);
       return g == null ? null : new Member(g, ref.getValue().indexed());
     }
+
   }
 
   /**
-   * Writes the night figures files the job's runs had none of, from their manifests and stored
-   * figures of {@code kind} (held as read, else read again), 8 at once; a night index whose
-   * runs' figures are not all stored, or whose manifest differs from its line, gets none.
+   * Writes the night figures files the nights of {@code runs} had none of, from their night
+   * indexes, manifests and stored figures (held as read, else read again), 8 at once. A night
+   * whose runs' figures are not all stored, or whose manifest differs from its line, gets none.
    * Returns how many were written.
    */
-  public static int writeMissing(List<ReadArchive.LocalRun> runs, String kind) {
-    Set<Group> groups = new LinkedHashSet<>();
+  public static int writeMissing(List<ReadArchive.LocalRun> runs) {
+    Set<Group> missing = new LinkedHashSet<>();
     for (ReadArchive.LocalRun run : runs) {
       if (run.member() != null && run.member().group().found == null) {
-        groups.add(run.member().group());
+        missing.add(run.member().group());
       }
     }
     int[] written = {0};
-    OrderedPrefetch.forEach(new ArrayList<>(groups), OrderedPrefetch.THREADS,
-        OrderedPrefetch.AHEAD, g -> write(g, kind), w -> written[0] += w ? 1 : 0);
+    OrderedPrefetch.forEach(new ArrayList<>(missing), OrderedPrefetch.THREADS,
+        OrderedPrefetch.AHEAD, NightFigures::write, w -> written[0] += w ? 1 : 0);
     return written[0];
   }
 
-  private static boolean write(Group g, String kind) {
+  private static boolean write(Group g) {
+    String kind = g.kind;
     try {
+      Map<String, byte[]> indexes = new TreeMap<>();
+      for (String name : g.listed.keySet()) {
+        NightIndex index = g.heldIndexes.get(name);
+        if (index == null) {
+          return false; // not read by this job
+        }
+        indexes.put(name, index.encode());
+      }
       Map<String, Entry> entries = new TreeMap<>();
       List<ReadArchive.LocalRun> runs;
       synchronized (g.runs) {
@@ -352,35 +409,35 @@ public final class NightFigures {
       }
       for (ReadArchive.LocalRun run : runs) {
         NightIndex.Run line = run.member().line();
-        String runId = line.runId();
+        String key = key(line.runId(), line.jobId());
         if (!ArchiveFiles.checksum(run.blocks().manifest()).equals(line.manifestSha256())) {
           LOG.info("{}: not written, the manifest of run {} differs from its night index's"
-              + " line", g.file, runId);
+              + " line", g.file, key);
           return false;
         }
-        byte[] manifest = g.heldManifests.get(runId);
+        byte[] manifest = g.heldManifests.get(key);
         if (manifest == null) {
           manifest = StoreListing.read(run.blocks().manifestPath());
         }
         byte[] figures = null;
         if (!run.files().isEmpty()) {
-          ResourceId file = run.blocks().figures(kind);
-          figures = g.heldFigures.get(runId);
+          figures = g.heldFigures.get(key);
           if (figures == null) {
-            RunFigures.Stored stored = RunFigures.read(file);
+            RunFigures.Stored stored = RunFigures.read(run.blocks().figures(kind));
             if (stored == null || stored.problem() != null) {
-              LOG.info("{}: not written, run {}'s figures are not stored", g.file, runId);
+              LOG.info("{}: not written, run {}'s figures are not stored", g.file, key);
               return false;
             }
             figures = stored.bytes();
           }
         }
-        entries.put(runId, new Entry(manifest, figures));
+        entries.put(key, new Entry(manifest, figures));
       }
-      return ExclusiveCreates.createIfAbsent(g.file, encode(g.listedIn, g.set, entries), null);
+      return ExclusiveCreates.createIfAbsent(g.file, encode(g.night, g.set,
+          new Content(indexes, entries)), null);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("{}: could not write a night's figures file ({}); the next job reads its runs one"
-          + " by one and writes it", g.file, e.toString());
+      LOG.warn("{}: could not write a night's figures file ({}); the next job reads its night"
+          + " run by run and writes it", g.file, e.toString());
       return false;
     } finally {
       g.heldManifests.clear();

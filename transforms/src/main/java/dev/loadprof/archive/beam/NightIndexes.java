@@ -88,9 +88,17 @@ public final class NightIndexes {
    * @throws ArchiveCorruptException naming the object, when it cannot be read or is damaged
    */
   public static NightIndex read(String path, String night, String hostPartition, String jobId) {
-    byte[] bytes;
+    return read(path, night, hostPartition, jobId, null);
+  }
+
+  /** The same from the object's bytes as read already ({@code read}; null: read them here). */
+  static NightIndex read(String path, String night, String hostPartition, String jobId,
+      byte[] read) {
+    byte[] bytes = read;
     try {
-      bytes = StoreListing.read(path); // on S3 one GET, without a HEAD first
+      if (bytes == null) {
+        bytes = StoreListing.read(path); // on S3 one GET, without a HEAD first
+      }
     } catch (IOException e) {
       throw new ArchiveCorruptException(path, "the night index cannot be read (" + e + ")", e);
     }

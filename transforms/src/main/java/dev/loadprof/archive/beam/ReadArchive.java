@@ -170,13 +170,13 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   public static List<LocalRun> readRunsLocally(List<String> archives, RunSelection selection,
       Consumer<String> said, String figuresKind) throws IOException {
     List<KV<String, ArchiveListing.ManifestRef>> refs = new ArrayList<>();
+    NightFigures.Packs packs = new NightFigures.Packs(figuresKind, said);
     for (String archive : archives) {
-      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection, said)) {
+      for (ArchiveListing.ManifestRef ref : ArchiveListing.list(archive, selection, said,
+          figuresKind.isEmpty() ? null : packs)) {
         refs.add(KV.of(archive, ref));
       }
     }
-    NightFigures.Packs packs = figuresKind.isEmpty() ? NightFigures.Packs.none()
-        : NightFigures.Packs.read(refs, figuresKind, said);
     Map<String, List<ManifestToRead>> byContent = new TreeMap<>();
     // What checking each run read, by manifest: each is used once (a path listed twice is read
     // again, so that no two runs share one RunInfo).

@@ -8,96 +8,107 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.archive.IndexEntry;
-import dev.loadprof.archive.NightIndex;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
 /** The night figures file's name and content, and what a damaged or hostile one is refused for. */
 class NightFiguresTest {
-  private static final String PARTITION = "2026-11-20/web1/job7";
+  private static final String NIGHT = "2026-11-20";
 
-  private static NightIndex.Run line(String runId, String manifestSha) {
-    return new NightIndex.Run(runId, "job7", manifestSha, "cpu-clock", 1_000_000_000L, "fp",
-        "t.txt", List.of());
+  private static Map<String, Long> listed(long webSize, long dbSize) {
+    Map<String, Long> m = new TreeMap<>();
+    m.put("night=2026-11-20/host=web1/@job7", webSize);
+    m.put("night=2026-11-20/host=db1/@job7", dbSize);
+    return m;
   }
 
-  private static Map<String, NightFigures.Entry> twoRuns() {
+  private static NightFigures.Content twoRuns() {
+    Map<String, byte[]> indexes = new TreeMap<>();
+    indexes.put("night=2026-11-20/host=web1/@job7", "index".getBytes(StandardCharsets.UTF_8));
     Map<String, NightFigures.Entry> runs = new LinkedHashMap<>();
-    runs.put("a", new NightFigures.Entry("manifest a".getBytes(StandardCharsets.UTF_8),
+    runs.put("a@job7", new NightFigures.Entry("manifest a".getBytes(StandardCharsets.UTF_8),
         "figures a".getBytes(StandardCharsets.UTF_8)));
-    runs.put("b", new NightFigures.Entry("manifest b".getBytes(StandardCharsets.UTF_8), null));
-    return runs;
+    runs.put("b@job7", new NightFigures.Entry("manifest b".getBytes(StandardCharsets.UTF_8),
+        null));
+    return new NightFigures.Content(indexes, runs);
   }
 
   @Test
-  void theNameChangesWithAnyRunsManifestAndHoldsNightHostJobAndKind() {
-    List<NightIndex.Run> lines = List.of(line("a", "11"), line("b", "22"));
-    String set = NightFigures.set(lines);
-    assertEquals(set, NightFigures.set(List.of(lines.get(1), lines.get(0))), "order-free");
-    assertNotEquals(set, NightFigures.set(List.of(line("a", "11"), line("b", "23"))));
-    assertNotEquals(set, NightFigures.set(List.of(line("a", "11"))));
-    assertEquals("/arch/night-figures/night=2026-11-20/host=web1/job7-" + set
-        + "-nightly-2-ab.bin", NightFigures.file("/arch", PARTITION, lines, "nightly-2-ab")
-        .toString());
+  void theNameChangesWithAnyNightIndexAndHoldsTheNightAndKind() {
+    String set = NightFigures.set(listed(100, 200));
+    assertEquals(set, NightFigures.set(new java.util.HashMap<>(listed(100, 200))), "order-free");
+    assertNotEquals(set, NightFigures.set(listed(100, 201)), "a night index of another size");
+    Map<String, Long> more = listed(100, 200);
+    more.put("night=2026-11-20/host=web1/@job8", 5L);
+    assertNotEquals(set, NightFigures.set(more), "a night index more");
+    assertEquals("/arch/night-figures/night=2026-11-20/" + set + "-nightly-2-ab.bin",
+        NightFigures.file("/arch", NIGHT, set, "nightly-2-ab").toString());
   }
 
   @Test
-  void roundTripKeepsEveryRunsBytesAndARunWithoutFigures() throws IOException {
-    byte[] bytes = NightFigures.encode(PARTITION, "s1", twoRuns());
-    Map<String, NightFigures.Entry> read = NightFigures.decode(bytes, PARTITION, "s1");
-    assertEquals(2, read.size());
-    assertArrayEquals("manifest a".getBytes(StandardCharsets.UTF_8), read.get("a").manifest());
-    assertArrayEquals("figures a".getBytes(StandardCharsets.UTF_8), read.get("a").figures());
-    assertNull(read.get("b").figures());
+  void roundTripKeepsEveryBytesAndARunWithoutFigures() throws IOException {
+    byte[] bytes = NightFigures.encode(NIGHT, "s1", twoRuns());
+    NightFigures.Content read = NightFigures.decode(bytes, NIGHT, "s1");
+    assertArrayEquals("index".getBytes(StandardCharsets.UTF_8),
+        read.indexes().get("night=2026-11-20/host=web1/@job7"));
+    assertEquals(2, read.runs().size());
+    assertArrayEquals("manifest a".getBytes(StandardCharsets.UTF_8),
+        read.runs().get("a@job7").manifest());
+    assertArrayEquals("figures a".getBytes(StandardCharsets.UTF_8),
+        read.runs().get("a@job7").figures());
+    assertNull(read.runs().get("b@job7").figures());
   }
 
   @Test
-  void aFileOfAnotherNightIndexOrRunSetIsRefused() throws IOException {
-    byte[] bytes = NightFigures.encode(PARTITION, "s1", twoRuns());
-    assertTrue(assertThrows(IOException.class, () -> NightFigures.decode(bytes,
-        "2026-11-21/web1/job7", "s1")).getMessage().contains("not 2026-11-21/web1/job7"));
-    assertThrows(IOException.class, () -> NightFigures.decode(bytes, PARTITION, "s2"));
+  void aFileOfAnotherNightOrNightIndexesIsRefused() throws IOException {
+    byte[] bytes = NightFigures.encode(NIGHT, "s1", twoRuns());
+    assertTrue(assertThrows(IOException.class, () -> NightFigures.decode(bytes, "2026-11-21",
+        "s1")).getMessage().contains("not 2026-11-21"));
+    assertThrows(IOException.class, () -> NightFigures.decode(bytes, NIGHT, "s2"));
   }
 
   @Test
   void damagedBytesAreRefusedByTheChecksumAndATruncatedFileToo() throws IOException {
-    byte[] bytes = NightFigures.encode(PARTITION, "s1", twoRuns());
+    byte[] bytes = NightFigures.encode(NIGHT, "s1", twoRuns());
     for (int i : new int[] {0, 30, bytes.length / 2, bytes.length - 1}) {
       byte[] damaged = bytes.clone();
       damaged[i] ^= 0x01;
-      assertThrows(IOException.class, () -> NightFigures.decode(damaged, PARTITION, "s1"),
+      assertThrows(IOException.class, () -> NightFigures.decode(damaged, NIGHT, "s1"),
           "byte " + i);
     }
     for (int len : new int[] {0, 10, 90, bytes.length - 1}) {
       assertThrows(IOException.class, () -> NightFigures.decode(Arrays.copyOf(bytes, len),
-          PARTITION, "s1"), "length " + len);
+          NIGHT, "s1"), "length " + len);
     }
   }
 
   /** A file whose checksum holds but whose stated counts and sizes exceed its content. */
   @Test
   void sizesBeyondTheContentAreRefusedBeforeTheyAreUsed() throws IOException {
-    assertTrue(hostile(out -> out.writeInt(Integer.MAX_VALUE)).contains("states 2147483647 runs"));
+    assertTrue(hostile(out -> out.writeInt(Integer.MAX_VALUE))
+        .contains("states 2147483647 night indexes"));
     String tooBig = hostile(out -> {
+      out.writeInt(0);
       out.writeInt(1);
-      out.writeUTF("a");
+      out.writeUTF("a@j");
       out.writeInt(1 << 30);
     });
-    assertTrue(tooBig.contains("run a's file states 1073741824 bytes"), tooBig);
+    assertTrue(tooBig.contains("a@j's bytes are stated as 1073741824"), tooBig);
     assertTrue(hostile(out -> {
       out.writeInt(1);
-      out.writeUTF("a");
+      out.writeUTF("i");
       out.writeInt(-5);
-    }).contains("states -5 bytes"));
+    }).contains("stated as -5"));
     assertTrue(hostile(out -> {
+      out.writeInt(0);
       out.writeInt(0);
       out.writeInt(7);
     }).contains("bytes after its last run"));
@@ -110,7 +121,7 @@ class NightFiguresTest {
   private static String hostile(Body body) throws IOException {
     ByteArrayOutputStream content = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(new GZIPOutputStream(content))) {
-      out.writeUTF(PARTITION);
+      out.writeUTF(NIGHT);
       out.writeUTF("s1");
       body.write(out);
     }
@@ -120,6 +131,6 @@ class NightFiguresTest {
     file.write('\n');
     content.writeTo(file);
     return assertThrows(IOException.class, () -> NightFigures.decode(file.toByteArray(),
-        PARTITION, "s1")).getMessage();
+        NIGHT, "s1")).getMessage();
   }
 }
