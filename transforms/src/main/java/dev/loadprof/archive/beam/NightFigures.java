@@ -11,9 +11,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -153,7 +150,8 @@ public final class NightFigures {
         throw new IOException(name + " is in it twice");
       }
     }
-    Map<String, Entry> runs = new HashMap<>();
+    // Taken from as the job uses them (the bytes are let go): on several threads.
+    Map<String, Entry> runs = new ConcurrentHashMap<>();
     count = count(in, "runs");
     for (int i = 0; i < count; i++) {
       String run = in.readUTF();
@@ -243,7 +241,8 @@ public final class NightFigures {
      */
     public byte[] packedFigures() {
       Content found = group.found;
-      Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
+      // Asked once a run: the file's bytes of the run are let go.
+      Entry e = found == null ? null : found.runs().remove(key(line.runId(), line.jobId()));
       return e == null ? null : e.figures();
     }
 
@@ -350,8 +349,13 @@ public final class NightFigures {
       Group g = groupOf(ref);
       Content found = g == null ? null : g.found;
       NightIndex.Run line = ref.getValue().indexed();
-      Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
-      return e == null ? null : e.manifest();
+      String key = key(line.runId(), line.jobId());
+      Entry e = found == null ? null : found.runs().get(key);
+      if (e == null || e.manifest() == null) {
+        return null;
+      }
+      found.runs().put(key, new Entry(null, e.figures())); // its figures are asked for later
+      return e.manifest();
     }
 
     /** Where the run's manifest bytes read are held for its night's file to write, or null. */
