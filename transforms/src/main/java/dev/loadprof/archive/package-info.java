@@ -23,6 +23,10 @@
  * ARCHIVE/figures/RUN_ID/JOB-bN-KIND.bin     figures computed from the run's blocks (nightly's),
  *                                            stored by the first job that computed them ({@link
  *                                            dev.loadprof.archive.beam.RunFigures})
+ * ARCHIVE/night-figures/night=N/SET-KIND.bin a night's figures, manifests and night indexes in
+ *                                            one file, written once the night's figures are
+ *                                            all stored ({@link
+ *                                            dev.loadprof.archive.beam.NightFigures})
  * ARCHIVE/.staging/JOB/                      files of a job that has not committed (yet)
  * </pre>
  *
@@ -95,7 +99,9 @@
  * under a name of the blocks' version (the manifest's job and blocks version) and of the
  * figures' own version, and reads it back next time instead of the run's blocks, whose files it
  * then neither checks nor reads. A run archived again (replaced, repaired) has another job and
- * is computed again; so is every run when the figures' version is raised.
+ * is computed again; so is every run when the figures' version is raised. A job in the CLI's
+ * JVM also gathers a night's stored figures into one file with the night's manifests and night
+ * indexes, named by the night indexes as listed, and reads a past night from it in one request.
  *
  * <p>Integrity: Avro's snappy codec keeps a CRC32 per Avro block of a block file, and a block
  * file's size is in its manifest; a manifest carries the SHA-256 of its canonical encoding in its
