@@ -348,9 +348,12 @@ public final class NightFigures {
     byte[] manifest(KV<String, ArchiveListing.ManifestRef> ref) {
       Group g = groupOf(ref);
       Content found = g == null ? null : g.found;
+      if (found == null) {
+        return null;
+      }
       NightIndex.Run line = ref.getValue().indexed();
       String key = key(line.runId(), line.jobId());
-      Entry e = found == null ? null : found.runs().get(key);
+      Entry e = found.runs().get(key);
       if (e == null || e.manifest() == null) {
         return null;
       }
