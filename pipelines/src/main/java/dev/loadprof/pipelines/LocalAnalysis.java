@@ -2,6 +2,7 @@ package dev.loadprof.pipelines;
 
 import dev.loadprof.archive.RunSelection;
 import dev.loadprof.archive.beam.OrderedPrefetch;
+import dev.loadprof.archive.beam.BlockFilesAhead;
 import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.archive.beam.RunFigures;
 import dev.loadprof.beam.ParseTraces;
@@ -234,6 +235,6 @@ public final class LocalAnalysis {
   private static Prefetched prefetched(ReadArchive.LocalRun run, StoredKept<?> stored) {
     RunFigures.Stored figures = stored == null ? null : stored.lookUp(run);
     boolean blocksNeeded = figures == null || figures.problem() != null;
-    return new Prefetched(run, figures, blocksNeeded ? ReadArchive.readAhead(run) : Map.of());
+    return new Prefetched(run, figures, blocksNeeded ? BlockFilesAhead.of(run) : Map.of());
   }
 }

@@ -10,6 +10,7 @@ import dev.loadprof.archive.BlockFileRef;
 import dev.loadprof.archive.NightIndex;
 import dev.loadprof.archive.beam.ArchiveLayout;
 import dev.loadprof.archive.beam.NightIndexes;
+import dev.loadprof.archive.beam.BlockFilesAhead;
 import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.archive.beam.RunFigures;
 import java.io.ByteArrayInputStream;
@@ -157,14 +158,14 @@ class S3SmallReadsTest {
     List<BlockFileRef> files = List.of(file("s3://bucket/fleet/blocks/run1/a.avro", 3),
         file("s3://bucket/fleet/blocks/run1/b.avro", 2),
         file("s3://bucket/fleet/blocks/run1/gone.avro", 9));
-    Map<String, byte[]> read = ReadArchive.readAhead(new ReadArchive.LocalRun(null, files, null));
+    Map<String, byte[]> read = BlockFilesAhead.of(new ReadArchive.LocalRun(null, files, null));
     assertEquals(List.of("GET", "GET", "GET"), CALLS);
     assertEquals(2, read.size());
     assertArrayEquals(new byte[] {4, 5}, read.get("s3://bucket/fleet/blocks/run1/b.avro"));
-    assertEquals(Map.of(), ReadArchive.readAhead(new ReadArchive.LocalRun(null,
+    assertEquals(Map.of(), BlockFilesAhead.of(new ReadArchive.LocalRun(null,
         List.of(file("/tmp/fleet/blocks/run1/a.avro", 3)), null)));
-    assertEquals(Map.of(), ReadArchive.readAhead(new ReadArchive.LocalRun(null, List.of(file(
-        "s3://bucket/fleet/blocks/run1/a.avro", ReadArchive.READ_AHEAD_MAX_BYTES + 1)), null)));
+    assertEquals(Map.of(), BlockFilesAhead.of(new ReadArchive.LocalRun(null, List.of(file(
+        "s3://bucket/fleet/blocks/run1/a.avro", BlockFilesAhead.MAX_BYTES + 1)), null)));
   }
 
   private static BlockFileRef file(String path, long size) {

@@ -231,24 +231,24 @@ public final class ArchiveListing {
     Map<String, List<IndexEntryRef>> entriesOfRun = new TreeMap<>();
     Map<String, NightIndex.Run> linesOfEntries = new TreeMap<>(); // run id -> its entry's line
     Set<String> indexed = new TreeSet<>();
-    for (IndexEntryRef entry : indexEntries(root, entries, version)) {
+    for (IndexEntryRef entry : IndexEntryRef.listed(root, entries, version)) {
       String path = entry.path();
-      Entry e = entry.name();
-      indexed.add(e.runId);
-      entriesOfRun.computeIfAbsent(e.runId, k -> new ArrayList<>()).add(entry);
-      String manifest = manifests.get(e.runId);
-      boolean selected = !selection.isAll() && selection.matches(e.night, e.host);
-      NightIndex.Run line = lines.get(e.runId + ArchiveLayout.JOB_SEPARATOR + e.jobId);
+      IndexEntryRef.Name e = entry.name();
+      indexed.add(e.runId());
+      entriesOfRun.computeIfAbsent(e.runId(), k -> new ArrayList<>()).add(entry);
+      String manifest = manifests.get(e.runId());
+      boolean selected = !selection.isAll() && selection.matches(e.night(), e.host());
+      NightIndex.Run line = lines.get(e.runId() + ArchiveLayout.JOB_SEPARATOR + e.jobId());
       if (line != null) {
-        linesOfEntries.merge(e.runId, line, (a, b) -> null); // two entries: read the manifest
+        linesOfEntries.merge(e.runId(), line, (a, b) -> null); // two entries: read the manifest
       }
       if (manifest == null) {
         // An entry is written after its manifest, and manifests are never deleted; empty
         // entries of format 2 were written before it, by jobs that may have failed.
         if (entry.sizeBytes() > 0 || version >= 3) {
-          IndexEntry content = entry.sizeBytes() > 0 ? read(archive, path, e) : null;
-          throw missingManifest(archive, e.runId, content == null ? null : content.source(),
-              ArchiveLayout.manifest(archive, e.runId).toString(), path);
+          IndexEntry content = entry.sizeBytes() > 0 ? IndexEntryRef.content(archive, path, e) : null;
+          throw missingManifest(archive, e.runId(), content == null ? null : content.source(),
+              ArchiveLayout.manifest(archive, e.runId()).toString(), path);
         }
         continue;
       }
@@ -257,11 +257,11 @@ public final class ArchiveListing {
       }
       if (line != null) {
         // The night index says all the client needs; the entry is read by the job's workers.
-        refs.add(new ManifestRef(manifest, e.jobId, line, entry));
+        refs.add(new ManifestRef(manifest, e.jobId(), line, entry));
         continue;
       }
       entry.check(archive);
-      refs.add(new ManifestRef(manifest, e.jobId));
+      refs.add(new ManifestRef(manifest, e.jobId()));
     }
     // Runs without an index entry: every run of runs/ (every night's entries were listed).
     for (Map.Entry<String, String> run : manifests.entrySet()) {
@@ -274,8 +274,8 @@ public final class ArchiveListing {
     if (selection.isAll()) {
       manifests.forEach((runId, p) -> {
         List<IndexEntryRef> its = entriesOfRun.getOrDefault(runId, List.of());
-        Entry e = its.size() == 1 ? its.get(0).name() : null;
-        if (e != null && nightIndexes.contains(partitionOfJob(e.night, e.host, e.jobId))) {
+        IndexEntryRef.Name e = its.size() == 1 ? its.get(0).name() : null;
+        if (e != null && nightIndexes.contains(partitionOfJob(e.night(), e.host(), e.jobId()))) {
           refs.add(new ManifestRef(p, "", null, its.get(0), true)); // the job reads its line
         } else {
           refs.add(new ManifestRef(p, "", linesOfEntries.get(runId), null));
@@ -305,19 +305,19 @@ public final class ArchiveListing {
     List<ManifestRef> refs = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     Set<String> indexed = new TreeSet<>();
-    for (IndexEntryRef entry : indexEntries(root, entries, version)) {
-      Entry e = entry.name();
-      indexed.add(e.runId);
-      if (!selection.matches(e.night, e.host)) {
+    for (IndexEntryRef entry : IndexEntryRef.listed(root, entries, version)) {
+      IndexEntryRef.Name e = entry.name();
+      indexed.add(e.runId());
+      if (!selection.matches(e.night(), e.host())) {
         continue;
       }
-      String manifest = ArchiveLayout.manifest(archive, e.runId).toString();
-      NightIndex.Run line = lines.get(e.runId + ArchiveLayout.JOB_SEPARATOR + e.jobId);
-      boolean nightIndexed = nightIndexes.contains(partitionOfJob(e.night, e.host, e.jobId));
+      String manifest = ArchiveLayout.manifest(archive, e.runId()).toString();
+      NightIndex.Run line = lines.get(e.runId() + ArchiveLayout.JOB_SEPARATOR + e.jobId());
+      boolean nightIndexed = nightIndexes.contains(partitionOfJob(e.night(), e.host(), e.jobId()));
       // With its night index's line, or its line not read yet, the entry is read by the job's
       // workers; without, here.
       boolean leftToJob = line != null || (nightIndexed && !read);
-      refs.add(new ManifestRef(manifest, e.jobId, line,
+      refs.add(new ManifestRef(manifest, e.jobId(), line,
           leftToJob ? entry : entry.read(archive), nightIndexed));
     }
     for (NightIndex.Run line : lines.values()) {
@@ -439,85 +439,6 @@ public final class ArchiveListing {
           }
         });
     return lines;
-  }
-
-  /**
-   * An index entry of a selected run: its path and size as listed, what its name says, and the
-   * trace its content names once it is read (null before).
-   */
-  record IndexEntryRef(String path, long sizeBytes, int version, Entry name, String source)
-      implements Serializable {
-    /** Reads and checks the entry, unless read already (an empty one is damage from format 3). */
-    void check(String archive) {
-      if (source == null) {
-        read(archive);
-      }
-    }
-
-    /** The entry read and checked, with the trace it names ("" when an empty one names none). */
-    IndexEntryRef read(String archive) {
-      if (sizeBytes == 0 && version >= 3) {
-        throw ArchiveCorruptException.ofRun(archive, name.runId, null, path,
-            "the index entry is empty (damaged)", null);
-      }
-      IndexEntry content = sizeBytes > 0 ? ArchiveListing.read(archive, path, name) : null;
-      return new IndexEntryRef(path, sizeBytes, version, name,
-          content == null ? "" : content.source());
-    }
-  }
-
-  /** The index entries among the files listed under index/ (not the night indexes), unread. */
-  private static List<IndexEntryRef> indexEntries(String root, List<MatchResult.Metadata> listed,
-      int version) {
-    List<IndexEntryRef> out = new ArrayList<>();
-    for (MatchResult.Metadata m : listed) {
-      String path = m.resourceId().toString();
-      Entry e = Entry.of(path.substring(root.length()));
-      if (e != null) {
-        out.add(new IndexEntryRef(path, m.sizeBytes(), version, e, null));
-      }
-    }
-    return out;
-  }
-
-  /** An index entry's path below index/: night=N/host=H/RUN_ID@JOB. */
-  record Entry(String night, String host, String runId, String jobId) implements Serializable {
-    static Entry of(String relative) {
-      String[] parts = relative.split("/");
-      if (parts.length != 3 || !parts[0].startsWith("night=") || !parts[1].startsWith("host=")) {
-        return null;
-      }
-      int at = parts[2].lastIndexOf(ArchiveLayout.JOB_SEPARATOR);
-      if (at <= 0) {
-        return null;
-      }
-      return new Entry(parts[0].substring(6), parts[1].substring(5), parts[2].substring(0, at),
-          parts[2].substring(at + 1));
-    }
-  }
-
-  /** Reads and checks an index entry's content against its name. */
-  private static IndexEntry read(String archive, String path, Entry e) {
-    byte[] bytes;
-    try {
-      bytes = StoreListing.read(path);
-    } catch (IOException ex) {
-      throw ArchiveCorruptException.ofRun(archive, e.runId, null, path,
-          "the index entry cannot be read (" + ex + ")", ex);
-    }
-    IndexEntry content;
-    try {
-      content = IndexEntry.decode(bytes);
-    } catch (IllegalArgumentException ex) {
-      throw ArchiveCorruptException.ofRun(archive, e.runId, null, path, ex.getMessage(), ex);
-    }
-    String why = content == null ? null
-        : content.disagreement(e.runId, e.jobId, e.night, e.host);
-    if (why != null) {
-      throw ArchiveCorruptException.ofRun(archive, e.runId, content.source(), path,
-          "the index entry is damaged: " + why, null);
-    }
-    return content;
   }
 
   private static List<MatchResult.Metadata> match(String glob) throws IOException {

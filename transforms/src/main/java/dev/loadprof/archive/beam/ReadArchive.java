@@ -213,42 +213,12 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
     return runs;
   }
 
-  /** A run's block files read ahead in at most: a few runs' worth stays small in memory. */
-  public static final long READ_AHEAD_MAX_BYTES = 4L << 20;
-
-  /**
-   * The bytes of a small run's block files on a store, each in one request (on S3 a GET, where
-   * opening it adds a HEAD), for a job in this JVM to read ahead of the run's turn, many runs at
-   * once: read one after another they cost a request's latency each. Empty for local files, a
-   * run of more than {@link #READ_AHEAD_MAX_BYTES}, or a file that could not be read so (it is
-   * then opened at the run's turn, where what is wrong with it is said).
-   */
-  public static Map<String, byte[]> readAhead(LocalRun run) {
-    long total = 0;
-    for (BlockFileRef file : run.files()) {
-      total += file.sizeBytes();
-    }
-    if (run.files().isEmpty() || total > READ_AHEAD_MAX_BYTES
-        || !run.files().get(0).path().contains("://")) {
-      return Map.of();
-    }
-    Map<String, byte[]> read = new HashMap<>();
-    for (BlockFileRef file : run.files()) {
-      try {
-        read.put(file.path(), StoreListing.read(file.path()));
-      } catch (IOException | RuntimeException e) {
-        // opened at its turn instead, which names what is wrong
-      }
-    }
-    return read;
-  }
-
   /**
    * Streams a run's block files to {@code blocks}, then checks its manifest's CPU count against
    * the CPUs of its blocks, as the pipeline does. A file is checked as it is read (its size,
    * its schema, every block against the manifest: {@link ArchiveFiles#readBlocks}), not before
    * as well: on a store that would be three more requests a file. A file's bytes are taken
-   * from {@code read} where they were read ahead ({@link #readAhead}), else it is opened.
+   * from {@code read} where they were read ahead ({@link BlockFilesAhead}), else it is opened.
    */
   public static void readBlocksLocally(LocalRun run, Map<String, byte[]> read,
       Consumer<EventBlock> blocks) {
