@@ -30,7 +30,8 @@ final class StoredKept<K> {
   private final AtomicInteger stored = new AtomicInteger();
   private final AtomicInteger readFromNights = new AtomicInteger();
   private final List<String> unreadable = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private int nightFilesWritten;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      StoredKept.class);
 
   private StoredKept(RunByRunWriter<K> writer, String kind, List<K> kept) {
     this.writer = writer;
@@ -133,16 +134,17 @@ final class StoredKept<K> {
    * request.
    */
   void gatherNights(List<ReadArchive.LocalRun> runs) {
-    nightFilesWritten = NightFigures.writeMissing(runs);
+    int written = NightFigures.writeMissing(runs);
+    // Not on the console, which is the same as a job on Beam's (LocalJudgedJobsTest).
+    LOG.debug("figures of {} runs read from night figures files, {} such files written",
+        readFromNights.get(), written);
   }
 
   /** The console's line: how many archived runs' figures were read, how many computed. */
   String note() {
     return read.get() + computed.get() == 0 ? "" : "figures of " + read.get()
         + " archived runs read from the archive, " + computed.get() + " computed from their"
-        + " blocks (" + stored.get() + " stored for the next nights); " + readFromNights.get()
-        + " read from night figures files (one a night), " + nightFilesWritten
-        + " such files written"
+        + " blocks (" + stored.get() + " stored for the next nights)"
         + (unreadable.isEmpty() ? "" : "; " + String.join("; ", unreadable));
   }
 }
