@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +52,6 @@ public final class NightFigures {
   private static final Logger LOG = LoggerFactory.getLogger(NightFigures.class);
   private static final byte[] HEADER =
       "loadprof-night-figures 1\n".getBytes(StandardCharsets.US_ASCII);
-  private static final int SHA_HEX = 64;
   /** The content's size at most once inflated: far above a night's files. */
   static final int MAX_CONTENT_BYTES = 1 << 30;
   /** Bytes of manifests and figures held for the files to write at most (the rest read again). */
@@ -104,12 +102,7 @@ public final class NightFigures {
         }
       }
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(HEADER);
-    bytes.write(IndexEntry.sha256Hex(content.toByteArray()).getBytes(StandardCharsets.US_ASCII));
-    bytes.write('\n');
-    content.writeTo(bytes);
-    return bytes.toByteArray();
+    return ChecksummedBytes.wrap(HEADER, content.toByteArray());
   }
 
   /**
@@ -118,16 +111,7 @@ public final class NightFigures {
    * @throws IOException saying what is wrong, when the file is damaged or of another night
    */
   static Content decode(byte[] bytes, String night, String set) throws IOException {
-    int body = HEADER.length + SHA_HEX + 1;
-    if (bytes.length < body || !Arrays.equals(bytes, 0, HEADER.length, HEADER, 0,
-        HEADER.length) || bytes[body - 1] != '\n') {
-      throw new IOException("not a night figures file of this loadprof");
-    }
-    String stated = new String(bytes, HEADER.length, SHA_HEX, StandardCharsets.US_ASCII);
-    byte[] gzipped = Arrays.copyOfRange(bytes, body, bytes.length);
-    if (!stated.equals(IndexEntry.sha256Hex(gzipped))) {
-      throw new IOException("checksum mismatch");
-    }
+    byte[] gzipped = ChecksummedBytes.unwrap(bytes, HEADER, "night figures file", false);
     byte[] content;
     try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
       content = in.readNBytes(MAX_CONTENT_BYTES + 1);

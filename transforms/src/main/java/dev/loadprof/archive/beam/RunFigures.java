@@ -1,6 +1,5 @@
 package dev.loadprof.archive.beam;
 
-import dev.loadprof.archive.IndexEntry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -8,7 +7,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.apache.beam.sdk.io.fs.ResourceId;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.slf4j.Logger;
@@ -35,7 +33,6 @@ public final class RunFigures {
   public static final String FIGURES_DIR = "figures";
   private static final Logger LOG = LoggerFactory.getLogger(RunFigures.class);
   private static final byte[] HEADER = "loadprof-run-figures 1\n".getBytes(StandardCharsets.UTF_8);
-  private static final int SHA_HEX = 64;
 
   private RunFigures() {}
 
@@ -81,16 +78,7 @@ public final class RunFigures {
    */
   public static Stored decode(ResourceId file, byte[] bytes, boolean bytesChecked) {
     try {
-      int body = HEADER.length + SHA_HEX + 1;
-      if (bytes.length < body || !Arrays.equals(bytes, 0, HEADER.length, HEADER, 0,
-          HEADER.length)) {
-        throw new IOException("not a figures file of this loadprof");
-      }
-      String stated = new String(bytes, HEADER.length, SHA_HEX, StandardCharsets.US_ASCII);
-      byte[] payload = Arrays.copyOfRange(bytes, body, bytes.length);
-      if (!bytesChecked && !stated.equals(IndexEntry.sha256Hex(payload))) {
-        throw new IOException("checksum mismatch");
-      }
+      byte[] payload = ChecksummedBytes.unwrap(bytes, HEADER, "figures file", bytesChecked);
       try (ObjectInputStream objects = new ObjectInputStream(
           new ByteArrayInputStream(payload))) {
         return new Stored(objects.readObject(), null, bytes);
@@ -155,12 +143,7 @@ public final class RunFigures {
     try (ObjectOutputStream out = new ObjectOutputStream(payload)) {
       out.writeObject(figures);
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(HEADER);
-    bytes.write(IndexEntry.sha256Hex(payload.toByteArray()).getBytes(StandardCharsets.US_ASCII));
-    bytes.write('\n');
-    payload.writeTo(bytes);
-    return bytes.toByteArray();
+    return ChecksummedBytes.wrap(HEADER, payload.toByteArray());
   }
 
   /** Stores a figures file's bytes ({@link #encode}) unless some are there already. */
