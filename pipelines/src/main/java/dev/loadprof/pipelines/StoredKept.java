@@ -22,9 +22,8 @@ final class StoredKept<K> {
   private final RunByRunWriter<K> writer;
   private final String kind;
   private final List<K> kept;
-  private final Map<String, ReadArchive.Blocks> toStore = new ConcurrentHashMap<>();
-  /** Runs computed that a night's figures file is to hold, by run id. */
-  private final Map<String, ReadArchive.LocalRun> toGather = new ConcurrentHashMap<>();
+  /** Runs read from their blocks, by id: their figures are stored once computed. */
+  private final Map<String, ReadArchive.LocalRun> toStore = new ConcurrentHashMap<>();
   private final AtomicInteger read = new AtomicInteger();
   private final AtomicInteger computed = new AtomicInteger();
   private final AtomicInteger stored = new AtomicInteger();
@@ -98,31 +97,20 @@ final class StoredKept<K> {
     if (found != null) {
       unreadable.add(found.problem());
     }
-    toStore.put(run.info().runId, run.blocks());
-    if (run.member() != null) {
-      toGather.put(run.info().runId, run);
-    }
+    toStore.put(run.info().runId, run);
     return false;
   }
 
   /** A run's part as computed: stored for the next jobs when it is an archived run's. */
   void computed(String runId, K part) {
-    ReadArchive.Blocks blocks = toStore.remove(runId);
-    if (blocks != null) {
+    ReadArchive.LocalRun run = toStore.remove(runId);
+    if (run != null) {
       computed.incrementAndGet();
-      byte[] bytes;
-      try {
-        bytes = RunFigures.encode((Serializable) part);
-      } catch (java.io.IOException | RuntimeException e) {
-        // said by store, which tries again
-        RunFigures.store(blocks.figures(kind), (Serializable) part, null);
-        return;
-      }
-      if (RunFigures.store(blocks.figures(kind), bytes, null)) {
+      byte[] bytes = RunFigures.store(run.blocks().figures(kind), (Serializable) part, null);
+      if (bytes != null) {
         stored.incrementAndGet();
-        ReadArchive.LocalRun run = toGather.remove(runId);
-        if (run != null) {
-          run.member().figuresRead(bytes);
+        if (run.member() != null) {
+          run.member().figuresRead(bytes); // for its night's file
         }
       }
     }

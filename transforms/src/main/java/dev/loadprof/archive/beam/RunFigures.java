@@ -124,36 +124,25 @@ public final class RunFigures {
   }
 
   /**
-   * Stores figures unless some are there already; true when this call stored them.
-   * Best effort: a store that fails is said, and the next job computes them again.
+   * Stores figures unless some are there already: the file's bytes when this call stored them,
+   * else null. Best effort: a store that fails is said, and the next job computes them again.
    */
-  public static boolean store(ResourceId file, Serializable figures, PipelineOptions options) {
+  public static byte[] store(ResourceId file, Serializable figures, PipelineOptions options) {
     try {
-      return store(file, encode(figures), options);
+      byte[] bytes = encode(figures);
+      return ExclusiveCreates.createIfAbsent(file, bytes, options) ? bytes : null;
     } catch (IOException | RuntimeException e) {
       LOG.warn("{}: could not store the run's figures ({}); the next job computes them again",
           file, e.toString());
-      return false;
+      return null;
     }
   }
 
-  /** The bytes of a figures file of {@code figures}, as {@link #store} writes them. */
-  public static byte[] encode(Serializable figures) throws IOException {
+  private static byte[] encode(Serializable figures) throws IOException {
     ByteArrayOutputStream payload = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(payload)) {
       out.writeObject(figures);
     }
     return ChecksummedBytes.wrap(HEADER, payload.toByteArray());
-  }
-
-  /** Stores a figures file's bytes ({@link #encode}) unless some are there already. */
-  public static boolean store(ResourceId file, byte[] bytes, PipelineOptions options) {
-    try {
-      return ExclusiveCreates.createIfAbsent(file, bytes, options);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("{}: could not store the run's figures ({}); the next job computes them again",
-          file, e.toString());
-      return false;
-    }
   }
 }

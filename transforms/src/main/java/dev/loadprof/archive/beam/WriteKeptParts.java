@@ -119,7 +119,7 @@ public final class WriteKeptParts extends PTransform<PCollectionTuple, PDone> {
         kept.add(part);
         String where = toStore.get(run.runId);
         if (where != null && RunFigures.store(FileSystems.matchNewResource(where, false),
-            (Serializable) part, c.getPipelineOptions())) {
+            (Serializable) part, c.getPipelineOptions()) != null) {
           org.apache.beam.sdk.metrics.Metrics.counter("loadprof", "figures_stored").inc();
         }
       }
