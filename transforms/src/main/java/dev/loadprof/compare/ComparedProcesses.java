@@ -183,10 +183,10 @@ final class ComparedProcesses {
 
   /** The names of the programs perf started in these runs (those that say). */
   private static Set<String> subjectNames(Analysis all, List<String> runIds) {
-    Set<String> ids = Set.copyOf(runIds);
     Set<String> names = new TreeSet<>();
-    for (RunInfo r : all.runs()) {
-      if (ids.contains(r.runId) && r.hasSubject()) {
+    for (String id : runIds) {
+      RunInfo r = all.run(id);
+      if (r != null && r.hasSubject()) {
         names.add(all.comm(r.runId, r.subjectPid));
       }
     }

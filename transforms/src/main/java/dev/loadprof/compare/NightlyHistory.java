@@ -102,26 +102,31 @@ public final class NightlyHistory {
     int[] below = {0, 0}; // change points dropped by the thresholds, and within the noise
     Map<String, Comparison> latest = new TreeMap<>();
     Map<String, List<LocalDate>> nightsByBenchmark = new LinkedHashMap<>();
-    for (var e : runsOf.entrySet()) {
-      String benchmark = e.getKey();
-      TreeMap<LocalDate, List<String>> nights = e.getValue();
-      nightsByBenchmark.put(benchmark, List.copyOf(nights.keySet()));
-      Map<String, Map<SeriesKey, Double>> mine = only(byRun, benchmark, nights);
-      List<SeriesKey> keys = tracked(mine, s.topFunctions());
-      Map<SeriesKey, Series> series = new HashMap<>();
-      for (SeriesKey k : keys) {
-        Series x = Series.of(k, nights, mine);
-        series.put(k, x);
-        for (int i = 0; i < x.nights.size(); i++) {
-          history.add(new HistoryPoint(k, x.nights.get(i), x.runs.get(i), x.values[i]));
-        }
+    // Each benchmark's history is its own (its runs, series and change points), so benchmarks
+    // are done at once, on the cores a nightly of thousands of runs otherwise leaves idle; their
+    // results are taken in the benchmarks' order, so the outputs are the same as one by one,
+    // and so is what a failure says: the first benchmark's, thrown as it was on this thread.
+    List<Object> done = runsOf.entrySet().parallelStream().map(e -> {
+      try {
+        return (Object) benchmarkHistory(e.getKey(), e.getValue(), byRun, latestNight, s);
+      } catch (RuntimeException failed) {
+        return failed;
       }
-      List<ChangePoint> mineCps = new ArrayList<>();
-      for (SeriesKey k : keys) {
-        mineCps.addAll(changePoints(series.get(k), series, s, below));
+    }).toList();
+    for (Object each : done) {
+      if (each instanceof RuntimeException failed) {
+        throw failed;
       }
-      changePoints.addAll(mineCps);
-      compareLatest(benchmark, nights, mine, mineCps, latestNight, s, latest, notes);
+      BenchmarkHistory b = (BenchmarkHistory) each;
+      nightsByBenchmark.put(b.benchmark(), List.copyOf(b.nights()));
+      history.addAll(b.history());
+      changePoints.addAll(b.changePoints());
+      below[0] += b.below()[0];
+      below[1] += b.below()[1];
+      if (b.latest() != null) {
+        latest.put(b.benchmark(), b.latest());
+      }
+      notes.addAll(b.notes());
     }
     latest.replaceAll((benchmark, c) -> Compare.withTakers(compared, groupOf, c));
     notes.addAll(chosen.notes());
@@ -129,6 +134,37 @@ public final class NightlyHistory {
         ? a.key().compareTo(b.key()) : a.night().compareTo(b.night()));
     return new Nightly(s, latestNight, nightsByBenchmark, history, changePoints, below[0],
         below[1], latest, excluded, notes);
+  }
+
+  /** One benchmark's part of the history, and its latest night judged (null when it is not). */
+  private record BenchmarkHistory(String benchmark, Set<LocalDate> nights,
+      List<HistoryPoint> history, List<ChangePoint> changePoints, int[] below,
+      Comparison latest, List<String> notes) {}
+
+  private static BenchmarkHistory benchmarkHistory(String benchmark,
+      TreeMap<LocalDate, List<String>> nights, Map<String, Map<SeriesKey, Double>> byRun,
+      LocalDate latestNight, NightlySettings s) {
+    List<HistoryPoint> history = new ArrayList<>();
+    int[] below = {0, 0};
+    Map<String, Map<SeriesKey, Double>> mine = only(byRun, benchmark, nights);
+    List<SeriesKey> keys = tracked(mine, s.topFunctions());
+    Map<SeriesKey, Series> series = new HashMap<>();
+    for (SeriesKey k : keys) {
+      Series x = Series.of(k, nights, mine);
+      series.put(k, x);
+      for (int i = 0; i < x.nights.size(); i++) {
+        history.add(new HistoryPoint(k, x.nights.get(i), x.runs.get(i), x.values[i]));
+      }
+    }
+    List<ChangePoint> mineCps = new ArrayList<>();
+    for (SeriesKey k : keys) {
+      mineCps.addAll(changePoints(series.get(k), series, s, below));
+    }
+    Map<String, Comparison> latest = new TreeMap<>();
+    List<String> notes = new ArrayList<>();
+    compareLatest(benchmark, nights, mine, mineCps, latestNight, s, latest, notes);
+    return new BenchmarkHistory(benchmark, nights.keySet(), history, mineCps, below,
+        latest.get(benchmark), notes);
   }
 
   /** A process's benchmark: the run id without its date, unless --group-by says otherwise. */

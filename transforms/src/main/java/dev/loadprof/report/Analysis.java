@@ -200,6 +200,10 @@ public final class Analysis {
     return filteredOut;
   }
 
+  /** The run of this id, or null. */
+  public RunInfo run(String runId) {
+    return runsById.get(runId);
+  }
 
   public List<RunInfo> runs() {
     return runs;
