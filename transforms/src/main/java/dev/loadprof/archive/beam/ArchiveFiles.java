@@ -120,36 +120,49 @@ public final class ArchiveFiles {
     int runs = name.lastIndexOf("/" + ArchiveLayout.RUNS_DIR + "/");
     String archive = runs < 0 ? name : name.substring(0, runs);
     // Read whole in one request (on S3 a GET, where Beam's open adds a HEAD): a manifest is small.
-    try (InputStream in = new java.io.ByteArrayInputStream(
-            bytes != null ? bytes : StoreListing.read(name));
-        DataFileStream<RunManifestRecord> records =
-            new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
-      if (!records.hasNext()) {
-        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
-            "manifest file holds no manifest", null);
+    try {
+      byte[] data = bytes != null ? bytes : StoreListing.read(name);
+      ManifestDecoder.Decoded simple = ManifestDecoder.decode(data);
+      if (simple != null) {
+        return checked(simple.manifest(), simple.metaString(CHECKSUM_META),
+            simple.writtenWith(), bytesChecked, archive, runId, name);
       }
-      RunManifestRecord manifest = records.next();
-      if (records.hasNext()) {
-        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
-            "manifest file holds more than one manifest", null);
+      try (InputStream in = new java.io.ByteArrayInputStream(data);
+          DataFileStream<RunManifestRecord> records =
+              new DataFileStream<>(in, new SpecificDatumReader<>(RunManifestRecord.class))) {
+        if (!records.hasNext()) {
+          throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+              "manifest file holds no manifest", null);
+        }
+        RunManifestRecord manifest = records.next();
+        if (records.hasNext()) {
+          throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+              "manifest file holds more than one manifest", null);
+        }
+        return checked(manifest, records.getMetaString(CHECKSUM_META), records.getSchema(),
+            bytesChecked, archive, runId, name);
       }
-      String stated = records.getMetaString(CHECKSUM_META);
-      if (stated == null && manifest.getFormatVersion() >= FIRST_CHECKSUMMED_FORMAT) {
-        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
-            "the manifest has lost its checksum (damaged)", null);
-      }
-      if (stated != null && !bytesChecked
-          && !stated.equals(checksum(manifest, records.getSchema()))) {
-        throw ArchiveCorruptException.ofRun(archive, runId, null, name,
-            "checksum mismatch: the manifest is damaged", null);
-      }
-      return manifest;
     } catch (ArchiveCorruptException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
       throw ArchiveCorruptException.ofRun(archive, runId, null, name,
           "corrupt, truncated or missing Avro file (" + e + ")", e);
     }
+  }
+
+  /** The manifest, once its checksum ({@code stated}, from its file) is found to match. */
+  private static RunManifestRecord checked(RunManifestRecord manifest, String stated,
+      Schema writtenWith, boolean bytesChecked, String archive, String runId, String name)
+      throws IOException {
+    if (stated == null && manifest.getFormatVersion() >= FIRST_CHECKSUMMED_FORMAT) {
+      throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+          "the manifest has lost its checksum (damaged)", null);
+    }
+    if (stated != null && !bytesChecked && !stated.equals(checksum(manifest, writtenWith))) {
+      throw ArchiveCorruptException.ofRun(archive, runId, null, name,
+          "checksum mismatch: the manifest is damaged", null);
+    }
+    return manifest;
   }
 
   /** True when the manifest file carries no checksum: written before manifests had one. */

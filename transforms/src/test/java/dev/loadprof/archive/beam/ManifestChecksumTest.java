@@ -84,7 +84,7 @@ class ManifestChecksumTest {
     assertEquals(0, read.getBlocksVersion());
   }
 
-  private static RunManifestRecord manifest() {
+  static RunManifestRecord manifest() {
     Map<String, String> names = new HashMap<>();
     names.put("4021", "mixed");
     names.put("17", "perf");
