@@ -45,6 +45,7 @@ public final class LoadprofCli {
       ThreadFailures.install(System.err, Logging.debug(List.of(args)));
       RunTempDir.claim();
       CompilerDirectives.addInBackground();
+      StoreWarmUp.startFor(List.of(args));
       int code = run(args, System.out, System.err);
       RunnerThreads.awaitEnd(RunnerThreads.MOST);
       PipedStdin.drainIfAnInput(args, System.err);

@@ -305,7 +305,15 @@ class LauncherTest {
         containsString("-XX:SharedArchiveFile=" + cds + "direct.jsa "));
     assertThat(dryRun(launcher, "archive", "--out", "a", "b").command(),
         containsString("-XX:SharedArchiveFile=" + cds + "full.jsa "));
+    // A store's input runs in this JVM or on the DirectRunner: no Flink jars, whatever its size
+    // (Beam's options registry, which a job on a store builds, is smaller without them).
     assertThat(dryRun(launcher, "analyze", "s3://bucket/run.txt").command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "direct-stores.jsa "));
+    assertThat(dryRun(launcher, "archive", "--out", "s3://bucket/a", small.toString()).command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "direct-stores.jsa "));
+    assertThat(dryRun(launcher, "analyze", "--runner", "flink", "s3://bucket/run.txt").command(),
+        containsString("-XX:SharedArchiveFile=" + cds + "full-stores.jsa "));
+    assertThat(dryRun(launcher, "analyze", "--parallelism=4", "s3://bucket/run.txt").command(),
         containsString("-XX:SharedArchiveFile=" + cds + "full-stores.jsa "));
     assertThat(dryRun(launcher, "analyze", "--runner", "flink", small.toString()).command(),
         containsString("-XX:SharedArchiveFile=" + cds + "full.jsa "));
@@ -414,6 +422,38 @@ class LauncherTest {
     Path cds = home.resolve("pipelines/target/cds");
     for (String kind : new String[] {"direct", "full", "direct-stores", "full-stores"}) {
       assertEquals(true, Files.isRegularFile(cds.resolve(kind + ".jsa")), run.stderr());
+    }
+  }
+
+  /**
+   * The -stores archives also hold the classes of a job on S3: the training runs an analyze of
+   * an archive on the read-only S3 endpoint it starts (CdsTrainingStore), and dumps both class
+   * lists; the other archives hold the local job's alone.
+   */
+  @Test
+  void storesArchivesAlsoListTheClassesOfAJobOnS3() throws Exception {
+    Path home = fakeHome();
+    // The endpoint says it listens on port 4242; the job on S3 lists its classes only when it
+    // is sent there; a dump writes the class list it was given as the archive.
+    Path bin = fakeTrainingJava(
+        "case \"$*\" in *CdsTrainingStore*) echo 4242 > \"${@: -1}\"; exec sleep 30;; esac",
+        "case \"$*\" in *s3://loadprof-cds-training/archive*)"
+            + " [ \"$AWS_ENDPOINT_URL\" = http://127.0.0.1:4242 ] && echo s3-classes > \"$list\";"
+            + " exit 1;; esac",
+        "if [ -n \"$list\" ]; then echo local-classes > \"$list\"; fi",
+        "for a in \"$@\"; do case \"$a\" in -XX:SharedClassListFile=*)"
+            + " classes=\"${a#*=}\";; esac; done",
+        "case \"$*\" in *-Xshare:dump*) cp \"$classes\" \"$out\";; esac");
+    Run run = train(home, bin, Files.createDirectory(dir.resolve("user")));
+    assertEquals(0, run.exit(), run.stderr());
+    Path cds = home.resolve("pipelines/target/cds");
+    for (String kind : new String[] {"direct-stores", "full-stores"}) {
+      assertEquals(List.of("local-classes", "s3-classes"),
+          Files.readAllLines(cds.resolve(kind + ".jsa")), kind);
+    }
+    for (String kind : new String[] {"direct", "full"}) {
+      assertEquals(List.of("local-classes"), Files.readAllLines(cds.resolve(kind + ".jsa")),
+          kind);
     }
   }
 
