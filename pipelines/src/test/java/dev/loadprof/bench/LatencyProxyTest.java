@@ -106,25 +106,33 @@ class LatencyProxyTest {
     assertEquals(0, proxy.total(), "control requests are neither forwarded nor counted");
   }
 
+  /**
+   * Each request, timed alone, takes at least the latency: a loaded machine only makes requests
+   * slower, so this holds however busy it is (a difference of two timed rounds did not: on a
+   * machine busy with other tests the round without latency took 370 ms and the latency seemed
+   * absorbed).
+   */
   @Test
   void delaysEveryRequestByTheLatency() throws Exception {
     int n = 10;
-    send(at("/__proxy/latency?ms=0").POST(HttpRequest.BodyPublishers.noBody()));
-    double without = millisFor(n); // the first round warms up the JIT: counted against us
-    without = Math.min(without, millisFor(n));
     send(at("/__proxy/latency?ms=50").POST(HttpRequest.BodyPublishers.noBody()));
-    double withLatency = millisFor(n);
-    assertTrue(withLatency >= n * 50, withLatency + " ms for " + n + " requests at 50 ms each");
-    assertTrue(withLatency - without >= n * 50 * 0.9 && withLatency - without < 5_000,
-        "latency added: " + (withLatency - without) + " ms for " + n + " requests");
-    assertEquals(3 * n, proxy.total());
-  }
-
-  private double millisFor(int n) throws Exception {
-    long t0 = System.nanoTime();
+    double total = 0;
     for (int i = 0; i < n; i++) {
+      long t0 = System.nanoTime();
       send(at("/bucket/key" + i));
+      double ms = (System.nanoTime() - t0) / 1e6;
+      assertTrue(ms >= 50, "request " + i + " took " + ms + " ms at 50 ms of latency");
+      total += ms;
     }
-    return (System.nanoTime() - t0) / 1e6;
+    assertTrue(total < 10_000, total + " ms for " + n + " requests at 50 ms each");
+    send(at("/__proxy/latency?ms=0").POST(HttpRequest.BodyPublishers.noBody()));
+    double without = Double.MAX_VALUE; // the fastest of 3: one may wait for a busy core
+    for (int i = 0; i < 3; i++) {
+      long t0 = System.nanoTime();
+      send(at("/bucket/key"));
+      without = Math.min(without, (System.nanoTime() - t0) / 1e6);
+    }
+    assertTrue(without < total / n, "without latency " + without + " ms, with " + total / n);
+    assertEquals(n + 3, proxy.total());
   }
 }
