@@ -195,9 +195,9 @@ class IncrementalNightlyTest {
   }
 
   /**
-   * Figures are stored under the kind of this loadprof (nightly-2: critical paths and loss
-   * timelines serialized compactly); those of an older kind (nightly-1, main before it, here
-   * the same bytes under its name) are not read but computed again and stored under the new.
+   * Figures are stored under the kind of this loadprof (nightly-3: critical paths reduced to
+   * their totals); those of an older kind (nightly-2, main before it, here the same bytes under
+   * its name) are not read but computed again and stored under the new.
    */
   @Test
   void figuresOfAnOlderKindAreNotReadButComputedAgain() throws IOException {
@@ -210,9 +210,9 @@ class IncrementalNightlyTest {
     assertEquals(4, both.size(), both.toString());
     for (Path f : both) {
       String name = f.getFileName().toString();
-      assertThat(name, containsString("-nightly-2-"));
-      Files.move(f, f.resolveSibling(name.replaceFirst("-nightly-2-[0-9a-f]+\\.bin$",
-          "-nightly-1-cb761d898beaea5c.bin")));
+      assertThat(name, containsString("-nightly-3-"));
+      Files.move(f, f.resolveSibling(name.replaceFirst("-nightly-3-[0-9a-f]+\\.bin$",
+          "-nightly-2-5017ca999fe50380.bin")));
     }
     Cli warm = nightly("warm-out", archive.toString());
     assertSameOutputs(cold, warm);

@@ -1,7 +1,9 @@
 package dev.loadprof.critical;
 
 import dev.loadprof.model.CallStack;
+import dev.loadprof.model.Frame;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,6 +113,47 @@ public final class CriticalPath implements Serializable {
     this.stacks = List.copyOf(stacks);
     this.waits = List.copyOf(waits);
     this.notes = List.copyOf(notes);
+  }
+
+  /**
+   * The path reduced to its totals: its length (one segment), its on-CPU time per leaf frame
+   * (one stack of that frame each) and its waits per kind and reason (no stack), its on-CPU and
+   * runnable totals; no segments, threads, functions table, what-ifs or folded stacks. What
+   * nightly's history takes of a past run's path (its length and its time per function), at a
+   * fraction of the size: a nightly reads thousands of runs' stored figures back.
+   */
+  public CriticalPath totalsOnly() {
+    Map<String, Long> byLeaf = new LinkedHashMap<>(); // by the leaf's function, as history
+    Map<String, Frame> leafOf = new java.util.HashMap<>();
+    long noFrame = 0;
+    boolean anyNoFrame = false;
+    for (StackOnPath s : stacks) {
+      Frame[] frames = s.stack().frames();
+      if (frames.length == 0) {
+        noFrame += s.ns();
+        anyNoFrame = true;
+      } else {
+        byLeaf.merge(frames[0].symbol(), s.ns(), Long::sum);
+        leafOf.putIfAbsent(frames[0].symbol(), frames[0]);
+      }
+    }
+    List<StackOnPath> leaves = new ArrayList<>();
+    byLeaf.forEach((symbol, ns) -> leaves.add(new StackOnPath(0,
+        new CallStack(new Frame[] {leafOf.get(symbol)}), ns)));
+    if (anyNoFrame) {
+      leaves.add(new StackOnPath(0, new CallStack(new Frame[0]), noFrame));
+    }
+    Map<List<Object>, Long> byWait = new LinkedHashMap<>();
+    for (WaitOnPath w : waits) {
+      byWait.merge(List.of(w.kind(), w.reason()), w.ns(), Long::sum);
+    }
+    List<WaitOnPath> waitTotals = new ArrayList<>();
+    byWait.forEach((k, ns) -> waitTotals.add(new WaitOnPath(0, (Kind) k.get(0),
+        (String) k.get(1), new CallStack(new Frame[0]), ns)));
+    long length = pathNs();
+    return new CriticalPath(spanStartNs, spanEndNs, List.of(new PathSegment(0, spanStartNs,
+        spanStartNs + length, Kind.RUNNING, "")), List.of(), List.of(), Map.of(), onCpuNs,
+        runnableOwnNs, runnableOtherNs, List.of(), Map.of(), leaves, waitTotals, List.of());
   }
 
   /**
