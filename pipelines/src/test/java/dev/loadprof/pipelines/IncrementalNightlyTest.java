@@ -63,11 +63,13 @@ class IncrementalNightlyTest {
     Cli archived = E2e.cli("archive", "--out", archive.toString(), glob);
     assertEquals(0, archived.exit(), archived.stderr());
 
-    Cli cold = nightly("cold-out", archive.toString());
+    StringBuilder coldLog = new StringBuilder();
+    Cli cold = logged(coldLog, () -> nightly("cold-out", archive.toString()));
     assertSameOutputs(fromTraces, cold);
     assertThat(cold.stderr(), containsString("figures of 0 archived runs read from the archive,"
         + " 6 computed from their blocks"));
-    Cli warm = nightly("warm-out", archive.toString());
+    StringBuilder warmLog = new StringBuilder();
+    Cli warm = logged(warmLog, () -> nightly("warm-out", archive.toString()));
     assertSameOutputs(fromTraces, warm);
     assertThat(warm.stderr(), containsString("figures of 6 archived runs read from the archive,"
         + " 0 computed from their blocks"));
@@ -81,10 +83,40 @@ class IncrementalNightlyTest {
     Cli added = E2e.cli("archive", "--out", archive.toString(), seventh.toString());
     assertEquals(0, added.exit(), added.stderr());
     Cli allTraces = nightly("traces7-out", glob);
-    Cli incremental = nightly("incremental-out", archive.toString());
+    StringBuilder incrementalLog = new StringBuilder();
+    Cli incremental = logged(incrementalLog, () -> nightly("incremental-out",
+        archive.toString()));
     assertSameOutputs(allTraces, incremental);
     assertThat(incremental.stderr(), containsString("figures of 6 archived runs read from the"
         + " archive, 1 computed from their blocks"));
+    // A run is said to be read from the archive when its blocks are, not for its figures.
+    assertEquals(6, count(coldLog.toString(), " from the archive ("), coldLog.toString());
+    assertEquals(0, count(warmLog.toString(), " from the archive ("), warmLog.toString());
+    assertEquals(1, count(incrementalLog.toString(), " from the archive ("),
+        incrementalLog.toString());
+    assertThat(incrementalLog.toString(), containsString(": run " + seventh.getFileName()
+        .toString().replace(".txt.gz", "") + " from the archive ("));
+  }
+
+  /** The job's log lines (SLF4J's simple logger writes to System.err) appended to {@code log}. */
+  private static Cli logged(StringBuilder log, java.util.function.Supplier<Cli> job) {
+    java.io.PrintStream real = System.err;
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      return job.get();
+    } finally {
+      System.setErr(real);
+      log.append(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  private static int count(String text, String part) {
+    int n = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      n++;
+    }
+    return n;
   }
 
   /** The same on Beam (the DirectRunner): it stores and reads the figures the local job does. */

@@ -222,6 +222,11 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
    */
   public static void readBlocksLocally(LocalRun run, Map<String, byte[]> read,
       Consumer<EventBlock> blocks) {
+    if (!run.files().isEmpty() || run.blocks().manifest().getBlockFiles().isEmpty()) {
+      // as ReadManifestFn says it: not for a run counted as another (it has no files to read)
+      ReadManifestFn.sayBlocksRead(run.blocks().manifestPath(), run.info().runId,
+          run.blocks().manifest());
+    }
     Map<String, Set<Integer>> cpusByManifest = new TreeMap<>();
     for (BlockFileRef file : run.files()) {
       Set<Integer> cpus = cpusByManifest.computeIfAbsent(file.cpuCountKey(), k -> new HashSet<>());
@@ -383,6 +388,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
             out.get(STORED_FIGURES), out.get(FIGURES_TO_STORE))) {
           // Each file is checked as it is read (ArchiveFiles.readBlocks), not before as well.
           files.forEach(f -> out.get(BLOCK_FILES).output(f));
+          sayBlocksRead(element.path(), run.runId, manifest[0]);
         }
         // The same counters as parsing the trace, so the CLI behaves the same.
         for (Map.Entry<String, Long> e : run.health.counters().entrySet()) {
@@ -441,9 +447,17 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
       for (String warning : run.warnings) {
         LOG.warn(warning);
       }
-      LOG.info("{}: run {} from the archive ({} blocks in {} files)", manifestPath, run.runId,
-          manifest.getBlockCount(), manifest.getBlockFiles().size());
       return run;
+    }
+
+    /**
+     * The log line of a run whose blocks are read: said when they are to be read, not for a
+     * run whose stored figures are read instead (a nightly of thousands of past runs said a
+     * line for each, though it read none of their blocks).
+     */
+    static void sayBlocksRead(String manifestPath, String runId, RunManifestRecord manifest) {
+      LOG.info("{}: run {} from the archive ({} blocks in {} files)", manifestPath, runId,
+          manifest.getBlockCount(), manifest.getBlockFiles().size());
     }
   }
 
