@@ -118,7 +118,7 @@ throughput() {
     "$trace" "$cpus" "$seconds" >/dev/null
   store 10
   echo "throughput: $(du -h "$trace" | cut -f1) trace, $cpus CPUs; DirectRunner, $cores cores;" \
-    "S3: S3Mock behind $(curl -fs -X POST "$proxy/__proxy/latency?ms=10") per request"
+    "S3: $store_kind behind $(curl -fs -X POST "$proxy/__proxy/latency?ms=10") per request"
   declare -A ta tn
   local r store archive out t
   for r in $(seq "$rounds"); do
