@@ -5,14 +5,10 @@ import dev.loadprof.archive.beam.ReadArchive;
 import dev.loadprof.archive.beam.RunFigures;
 import dev.loadprof.report.RunByRunWriter;
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -50,8 +46,6 @@ final class StoredKept<K> {
             t.setDaemon(true);
             return t;
           });
-  private final List<Future<?>> storesStarted =
-      Collections.synchronizedList(new ArrayList<>());
   private static final int STORING_THREADS = 8;
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
       StoredKept.class);
@@ -134,7 +128,9 @@ final class StoredKept<K> {
     ReadArchive.LocalRun run = toStore.remove(runId);
     if (run != null) {
       computed.incrementAndGet();
-      storesStarted.add(storing.submit(() -> {
+      // execute, not submit: what a store throws (it says its own failures, so only an
+      // error such as running out of heap) reaches the CLI's handler of threads' failures.
+      storing.execute(() -> {
         byte[] bytes = RunFigures.store(run.blocks().figures(kind), (Serializable) part, null);
         if (bytes != null) {
           stored.incrementAndGet();
@@ -142,7 +138,7 @@ final class StoredKept<K> {
             run.member().figuresRead(bytes); // for its night's file
           }
         }
-      }));
+      });
     }
   }
 
@@ -152,24 +148,13 @@ final class StoredKept<K> {
    * night index's runs in one request.
    */
   void gatherNights(List<ReadArchive.LocalRun> runs) {
-    List<Future<?>> started;
-    synchronized (storesStarted) {
-      started = List.copyOf(storesStarted);
-    }
-    for (Future<?> store : started) {
-      try {
-        store.get(); // RunFigures.store says its own failures and throws none
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof Error error) {
-          throw error; // out of heap, as on the joining thread before
-        }
-        throw new IllegalStateException("storing a run's figures failed", e.getCause());
-      }
-    }
     storing.shutdown();
+    try {
+      storing.awaitTermination(Long.MAX_VALUE, TimeUnit.DAYS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return; // stopped: no night's file is written
+    }
     int written = NightFigures.writeMissing(runs);
     // Not on the console, which is the same as a job on Beam's (LocalJudgedJobsTest).
     LOG.debug("figures of {} runs read from night figures files, {} such files written",

@@ -84,15 +84,11 @@ class DwarfCallGraphIT {
     return flat;
   }
 
-  private static int occurrences(String text, String part) {
-    return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
-  }
-
   @Test
   void aDwarfRecordingHasThePerfScriptReadersFunctions() throws Exception {
     CliProcess.Result byDefault = analyze(dwarf, "dwarf-auto");
     assertEquals(0, byDefault.code(), byDefault.output());
-    assertEquals(1, occurrences(byDefault.output(), HANDED_OFF), byDefault.output());
+    assertEquals(1, E2e.occurrences(byDefault.output(), HANDED_OFF), byDefault.output());
     assertThat(byDefault.output(), not(containsString("perf record without -g")));
     CliProcess.Result perfScript = analyze(dwarf, "dwarf-ps", "--perf-data-reader",
         "perf-script");

@@ -91,6 +91,15 @@ final class E2e {
     }
   }
 
+  /** How many times {@code part} occurs in {@code text}, overlapping ones counted. */
+  static int occurrences(String text, String part) {
+    int n = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      n++;
+    }
+    return n;
+  }
+
   /** Runs "loadprof ARGS..." in-process. */
   static Cli cli(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -90,9 +90,10 @@ class IncrementalNightlyTest {
     assertThat(incremental.stderr(), containsString("figures of 6 archived runs read from the"
         + " archive, 1 computed from their blocks"));
     // A run is said to be read from the archive when its blocks are, not for its figures.
-    assertEquals(6, count(coldLog.toString(), " from the archive ("), coldLog.toString());
-    assertEquals(0, count(warmLog.toString(), " from the archive ("), warmLog.toString());
-    assertEquals(1, count(incrementalLog.toString(), " from the archive ("),
+    String read = " from the archive (";
+    assertEquals(6, E2e.occurrences(coldLog.toString(), read), coldLog.toString());
+    assertEquals(0, E2e.occurrences(warmLog.toString(), read), warmLog.toString());
+    assertEquals(1, E2e.occurrences(incrementalLog.toString(), read),
         incrementalLog.toString());
     assertThat(incrementalLog.toString(), containsString(": run " + seventh.getFileName()
         .toString().replace(".txt.gz", "") + " from the archive ("));
@@ -109,14 +110,6 @@ class IncrementalNightlyTest {
       System.setErr(real);
       log.append(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
-  }
-
-  private static int count(String text, String part) {
-    int n = 0;
-    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
-      n++;
-    }
-    return n;
   }
 
   /** The same on Beam (the DirectRunner): it stores and reads the figures the local job does. */

@@ -236,7 +236,7 @@ class SubjectIT {
   void aNewBuildUnderAnotherNameIsTheSameProgram() throws IOException {
     Cli cli = compare("renamed", "base", "renamed");
     assertHotLoopRegression(cli);
-    assertEquals(1, count(cli.stdout(), "comparing subject prog (baseline) with prog2"
+    assertEquals(1, E2e.occurrences(cli.stdout(), "comparing subject prog (baseline) with prog2"
         + " (candidate), the program perf started in each run (a new build under another"
         + " name)"), cli.stdout());
   }
@@ -319,14 +319,6 @@ class SubjectIT {
       if (comm.equals(p.get("comm").asText())) {
         n += p.get("samples").asLong();
       }
-    }
-    return n;
-  }
-
-  private static int count(String text, String part) {
-    int n = 0;
-    for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
-      n++;
     }
     return n;
   }

@@ -35,7 +35,7 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
    * class changed since is computed again, not misread. Raised too when how a class is
    * serialized changes without its version (2: critical paths as CriticalPathCodec writes
    * them, loss timelines without their empty buckets; 3: critical paths reduced to their
-   * totals, CriticalPath.totalsOnly).
+   * totals, RunAnalyses.Part).
    */
   public static final String KEPT_VERSION = "nightly-3";
 
@@ -67,15 +67,7 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
     for (ProcessLoad p : run.processes()) {
       functions.put(processKey(p), RunMetrics.functionsOf(run, p));
     }
-    RunAnalyses.Part part = RunAnalyses.part(run);
-    for (ProcessLoad p : run.processes()) {
-      // The history takes a path's length and its time per function (RunMetrics): kept alone,
-      // a run's stored figures are half the size, and a nightly reads thousands back.
-      if (p.criticalPath != null) {
-        p.criticalPath = p.criticalPath.totalsOnly();
-      }
-    }
-    return new Kept(functions, part);
+    return new Kept(functions, RunAnalyses.part(run));
   }
 
   @Override

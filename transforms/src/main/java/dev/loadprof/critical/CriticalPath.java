@@ -3,7 +3,6 @@ package dev.loadprof.critical;
 import dev.loadprof.model.CallStack;
 import dev.loadprof.model.Frame;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,37 +122,26 @@ public final class CriticalPath implements Serializable {
    * fraction of the size: a nightly reads thousands of runs' stored figures back.
    */
   public CriticalPath totalsOnly() {
-    Map<String, Long> byLeaf = new LinkedHashMap<>(); // by the leaf's function, as history
-    Map<String, Frame> leafOf = new java.util.HashMap<>();
-    long noFrame = 0;
-    boolean anyNoFrame = false;
+    // By the leaf's function; null for stacks without a frame, which are not a function's.
+    Map<String, StackOnPath> byLeaf = new LinkedHashMap<>();
     for (StackOnPath s : stacks) {
       Frame[] frames = s.stack().frames();
-      if (frames.length == 0) {
-        noFrame += s.ns();
-        anyNoFrame = true;
-      } else {
-        byLeaf.merge(frames[0].symbol(), s.ns(), Long::sum);
-        leafOf.putIfAbsent(frames[0].symbol(), frames[0]);
-      }
+      Frame[] leaf = frames.length == 0 ? frames : new Frame[] {frames[0]};
+      byLeaf.merge(leaf.length == 0 ? null : leaf[0].symbol(),
+          new StackOnPath(0, new CallStack(leaf), s.ns()),
+          (a, b) -> new StackOnPath(0, a.stack(), a.ns() + b.ns()));
     }
-    List<StackOnPath> leaves = new ArrayList<>();
-    byLeaf.forEach((symbol, ns) -> leaves.add(new StackOnPath(0,
-        new CallStack(new Frame[] {leafOf.get(symbol)}), ns)));
-    if (anyNoFrame) {
-      leaves.add(new StackOnPath(0, new CallStack(new Frame[0]), noFrame));
-    }
-    Map<List<Object>, Long> byWait = new LinkedHashMap<>();
+    Map<String, WaitOnPath> byWait = new LinkedHashMap<>(); // by kind and reason
     for (WaitOnPath w : waits) {
-      byWait.merge(List.of(w.kind(), w.reason()), w.ns(), Long::sum);
+      byWait.merge(w.kind() + "\u0000" + w.reason(),
+          new WaitOnPath(0, w.kind(), w.reason(), new CallStack(new Frame[0]), w.ns()),
+          (a, b) -> new WaitOnPath(0, a.kind(), a.reason(), a.stack(), a.ns() + b.ns()));
     }
-    List<WaitOnPath> waitTotals = new ArrayList<>();
-    byWait.forEach((k, ns) -> waitTotals.add(new WaitOnPath(0, (Kind) k.get(0),
-        (String) k.get(1), new CallStack(new Frame[0]), ns)));
     long length = pathNs();
     return new CriticalPath(spanStartNs, spanEndNs, List.of(new PathSegment(0, spanStartNs,
         spanStartNs + length, Kind.RUNNING, "")), List.of(), List.of(), Map.of(), onCpuNs,
-        runnableOwnNs, runnableOtherNs, List.of(), Map.of(), leaves, waitTotals, List.of());
+        runnableOwnNs, runnableOtherNs, List.of(), Map.of(), List.copyOf(byLeaf.values()),
+        List.copyOf(byWait.values()), List.of());
   }
 
   /**

@@ -22,7 +22,8 @@ public final class RunAnalyses {
    * What is kept of one run's analysis: its runs and its processes' figures, without the
    * stacks, and without what the processes hold for the profiles and report.html (the load
    * timeline's buckets with their functions, the thread-state lanes, the wait and load-0 stacks
-   * of the thread states), which are most of a process's memory.
+   * of the thread states, a critical path's segments and stacks past its totals), which are most
+   * of a process's memory.
    */
   public static final class Part implements java.io.Serializable {
     final List<RunInfo> runs;
@@ -36,6 +37,11 @@ public final class RunAnalyses {
       for (ProcessLoad p : processes) {
         p.timeline = new LoadTimeline();
         p.stateTimeline = null;
+        // Its length and time per function are what a history takes of a path (RunMetrics):
+        // kept alone, a stored run is half the size, and a nightly reads thousands back.
+        if (p.criticalPath != null) {
+          p.criticalPath = p.criticalPath.totalsOnly();
+        }
         if (p.threadStates != null) {
           p.threadStates.waits = new HashMap<>();
           p.threadStates.load0ByCause = new HashMap<>();

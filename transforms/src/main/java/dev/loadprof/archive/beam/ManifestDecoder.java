@@ -78,8 +78,8 @@ final class ManifestDecoder {
       in.readFixed(sync);
       long count = in.readLong();
       long size = in.readLong();
-      int start = bytes.length - remaining(in, bytes);
-      if (count != 1 || size < 0 || size + SYNC_SIZE != remaining(in, bytes)
+      int start = bytes.length - remaining(in);
+      if (count != 1 || size < 0 || size + SYNC_SIZE != remaining(in)
           || !Arrays.equals(bytes, (int) (start + size), bytes.length, sync, 0, SYNC_SIZE)) {
         return null; // not one manifest in one block that ends the file
       }
@@ -96,14 +96,15 @@ final class ManifestDecoder {
     }
   }
 
-  private static int remaining(BinaryDecoder in, byte[] bytes) throws IOException {
+  /** The bytes left to decode (the decoder reads from an array: all of them are there). */
+  private static int remaining(BinaryDecoder in) throws IOException {
     return in.inputStream().available();
   }
 
   /** A string's or bytes' value (its length, then its bytes), or null when it runs past the end. */
   private static byte[] sized(BinaryDecoder in) throws IOException {
     long size = in.readLong();
-    if (size < 0 || size > in.inputStream().available()) {
+    if (size < 0 || size > remaining(in)) {
       return null;
     }
     byte[] value = new byte[(int) size];
