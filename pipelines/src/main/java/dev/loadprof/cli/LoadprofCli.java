@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.archive.beam.ClientListings;
 import dev.loadprof.progress.StoreOutages;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -82,7 +83,13 @@ public final class LoadprofCli {
         err.println("loadprof: " + tempFull);
         return ExitCode.JOB_FAILED;
       }
-      return command.run(split.pipelineArgs(), out, err);
+      // What the client lists of the archives, its job in this JVM lists from.
+      ClientListings.begin();
+      try {
+        return command.run(split.pipelineArgs(), out, err);
+      } finally {
+        ClientListings.end();
+      }
     } catch (ParameterException e) {
       stackTrace(debug, e, err);
       err.println("loadprof: " + Usage.errorLine(e));

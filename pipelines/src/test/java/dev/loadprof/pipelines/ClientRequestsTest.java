@@ -106,6 +106,29 @@ class ClientRequestsTest {
   }
 
   /**
+   * A job in the CLI's JVM lists from what its client listed ({@code ClientListings}): each of
+   * the archive's listings (the index's, runs/'s) is made once a command, where the job used to
+   * make them again (on a store, a request per 1,000 names). The same run ids either way.
+   */
+  @Test
+  void aJobInTheClientsJvmListsTheArchiveOnce() throws IOException {
+    Path archive = archiveWith("listed-once", 2, true);
+    String counted = CountingFileSystem.of(archive);
+    for (List<String> command : List.of(List.of("analyze"), List.of("analyze", "--nights",
+        "2026-11-02"), List.of("nightly"))) {
+      CountingFileSystem.reset();
+      List<String> args = new java.util.ArrayList<>(command);
+      args.addAll(List.of("--out", tmp.resolve("once-" + String.join("-", command)).toString(),
+          counted));
+      Run run = ArchiveCliTest.cli(args.toArray(String[]::new));
+      assertEquals(0, run.code(), run.err());
+      List<String> listed = CountingFileSystem.listed();
+      assertEquals(listed.stream().distinct().toList(), listed, command + " listed " + listed);
+      assertTrue(listed.stream().anyMatch(g -> g.contains("/index/")), listed.toString());
+    }
+  }
+
+  /**
    * The night indexes hold what the client checks of an --event or --window asked for: then,
    * and only then, it reads them, and a run archived otherwise is refused before the job.
    */

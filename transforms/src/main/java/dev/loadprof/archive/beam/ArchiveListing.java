@@ -146,7 +146,7 @@ public final class ArchiveListing {
   static List<ManifestRef> list(String archive, RunSelection selection,
       Consumer<String> said, NightFigures.Packs nights) throws IOException {
     Listing listing = listChecked(archive, ArchiveLayout.formatVersion(archive), selection, true,
-        nights);
+        nights, true);
     if (listing.nightIndexed()) {
       listing.warnings().forEach(said);
     }
@@ -174,11 +174,15 @@ public final class ArchiveListing {
    */
   public static Listing listChecked(String archive, int version, RunSelection selection,
       boolean readNightIndexes) throws IOException {
-    return listChecked(archive, version, selection, readNightIndexes, null);
+    return listChecked(archive, version, selection, readNightIndexes, null, false);
   }
 
+  /**
+   * {@link #listChecked}, for the job ({@code forJob}: its names taken from what this thread's
+   * client listed, where it did: {@link ClientListings}) or for the client (its names kept).
+   */
   private static Listing listChecked(String archive, int version, RunSelection selection,
-      boolean readNightIndexes, NightFigures.Packs nights) throws IOException {
+      boolean readNightIndexes, NightFigures.Packs nights, boolean forJob) throws IOException {
     if (!selection.isAll() && version < 2) {
       throw new IllegalArgumentException(archive + " is an archive of format " + version
           + ", which has no night/host partitions; analyze it whole (without --nights and"
@@ -194,13 +198,13 @@ public final class ArchiveListing {
     if (version >= 2) {
       // One '*' per level: Hadoop's glob has no '**'.
       for (String night : wholeIndex ? List.of("*") : selection.nights()) {
-        entries.addAll(match(root + "night=" + night + "/host=*/*"));
+        entries.addAll(match(root + "night=" + night + "/host=*/*", forJob));
       }
       if (!wholeIndex && (version < 3 || entries.stream().noneMatch(m -> m.resourceId().getFilename()
           .startsWith(NightIndex.NAME_PREFIX)))) {
         // No night index (an archive written before them): the whole index, as then, so that
         // a run whose entry is missing is still found.
-        entries = match(root + "night=*/host=*/*");
+        entries = match(root + "night=*/host=*/*", forJob);
         wholeIndex = true;
       }
     }
@@ -209,7 +213,7 @@ public final class ArchiveListing {
           nights);
     }
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
-    for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive))) {
+    for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive), forJob)) {
       String name = m.resourceId().getFilename();
       manifests.put(name.substring(0, name.length() - ArchiveLayout.AVRO_SUFFIX.length()),
           m.resourceId().toString());
@@ -441,7 +445,16 @@ public final class ArchiveListing {
     return lines;
   }
 
-  private static List<MatchResult.Metadata> match(String glob) throws IOException {
-    return StoreListing.matchGlob(glob); // on S3 without a HEAD per object found
+  private static List<MatchResult.Metadata> match(String glob, boolean forJob)
+      throws IOException {
+    List<MatchResult.Metadata> listed = forJob ? ClientListings.takeForJob(glob) : null;
+    if (listed != null) {
+      return listed;
+    }
+    listed = StoreListing.matchGlob(glob); // on S3 without a HEAD per object found
+    if (!forJob) {
+      ClientListings.listedByClient(glob, listed);
+    }
+    return listed;
   }
 }
