@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.util.List;
-import java.util.ServiceLoader;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.ResolveOptions.StandardResolveOptions;
 import org.apache.beam.sdk.io.fs.ResourceId;
@@ -39,13 +38,7 @@ public final class ExclusiveCreates {
     if (local.schemes().contains(scheme)) {
       return local;
     }
-    for (ExclusiveCreate c : ServiceLoader.load(ExclusiveCreate.class,
-        ExclusiveCreate.class.getClassLoader())) {
-      if (c.schemes().contains(scheme)) {
-        return c;
-      }
-    }
-    return null;
+    return StoreModules.create(scheme);
   }
 
   /** Create-if-absent through the scheme's primitive, or the unguarded fallback. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.Set;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
@@ -61,13 +60,6 @@ public interface StoreListing {
   /** The listing of the store {@code path} is on, or null when it has none. */
   private static StoreListing of(String path) {
     int colon = path.indexOf("://");
-    String scheme = colon < 0 ? "file" : path.substring(0, colon);
-    for (StoreListing l : ServiceLoader.load(StoreListing.class,
-        StoreListing.class.getClassLoader())) {
-      if (l.schemes().contains(scheme)) {
-        return l;
-      }
-    }
-    return null;
+    return StoreModules.listing(colon < 0 ? "file" : path.substring(0, colon));
   }
 }
