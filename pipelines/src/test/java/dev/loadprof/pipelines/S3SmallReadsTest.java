@@ -49,11 +49,14 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 class S3SmallReadsTest {
   private static final Map<String, byte[]> OBJECTS = new ConcurrentHashMap<>();
   private static final List<String> CALLS = new CopyOnWriteArrayList<>();
+  private static final java.util.concurrent.atomic.AtomicInteger CLIENTS =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** Beam's S3 client factory, giving a client that serves {@link #OBJECTS} and counts. */
   public static final class FakeS3 implements S3ClientBuilderFactory {
     @Override
     public S3ClientBuilder createBuilder(S3Options options) {
+      CLIENTS.incrementAndGet();
       S3Client client = (S3Client) Proxy.newProxyInstance(S3Client.class.getClassLoader(),
           new Class<?>[] {S3Client.class}, (p, method, args) -> switch (method.getName()) {
             case "headObject" -> {
@@ -73,6 +76,16 @@ class S3SmallReadsTest {
               byte[] bytes = object(((GetObjectRequest) args[0]).key());
               yield ResponseBytes.fromByteArray(GetObjectResponse.builder()
                   .contentLength((long) bytes.length).build(), bytes);
+            }
+            case "putObject" -> {
+              CALLS.add("PUT");
+              software.amazon.awssdk.services.s3.model.PutObjectRequest put =
+                  (software.amazon.awssdk.services.s3.model.PutObjectRequest) args[0];
+              try (java.io.InputStream in = ((software.amazon.awssdk.core.sync.RequestBody)
+                  args[1]).contentStreamProvider().newStream()) {
+                OBJECTS.put(put.key(), in.readAllBytes());
+              }
+              yield software.amazon.awssdk.services.s3.model.PutObjectResponse.builder().build();
             }
             case "serviceName" -> "s3";
             case "close" -> null;
@@ -102,13 +115,42 @@ class S3SmallReadsTest {
     options.setS3ClientFactoryClass(FakeS3.class);
     options.setAwsRegion(Region.US_EAST_1);
     FileSystems.setDefaultPipelineOptions(options);
+    dev.loadprof.archive.beam.ExclusiveCreates.setDefaultOptions(options);
     OBJECTS.clear();
     CALLS.clear();
+    CLIENTS.set(0);
   }
 
   @AfterEach
   void localStoresAgain() {
     FileSystems.setDefaultPipelineOptions(PipelineOptionsFactory.create());
+    dev.loadprof.archive.beam.ExclusiveCreates.setDefaultOptions(null);
+  }
+
+  /**
+   * A job in the CLI's JVM reads and stores through one S3 client: a client made for each
+   * create (a run's stored figures: a nightly stores one a run of its new night) cost a client's
+   * build, its connection pool and a new connection a PUT. Options of another job (given to the
+   * create) still get a client of their own.
+   */
+  @Test
+  void readsAndCreatesOfAJobInThisJvmShareOneClient() throws IOException {
+    for (int run = 1; run <= 3; run++) {
+      String path = "s3://bucket/fleet/figures/run" + run + "/job1-b3-kind-1.bin";
+      byte[] stored = RunFigures.store(FileSystems.matchNewResource(path, false),
+          "figures of run " + run, null);
+      assertTrue(stored != null, path);
+      assertEquals("figures of run " + run,
+          RunFigures.read(FileSystems.matchNewResource(path, false)).figures());
+    }
+    assertEquals(List.of("PUT", "GET", "PUT", "GET", "PUT", "GET"), CALLS);
+    assertEquals(1, CLIENTS.get(), "clients made");
+    S3Options other = PipelineOptionsFactory.as(S3Options.class);
+    other.setS3ClientFactoryClass(FakeS3.class);
+    other.setAwsRegion(Region.US_EAST_1);
+    assertTrue(RunFigures.store(FileSystems.matchNewResource(
+        "s3://bucket/fleet/figures/run4/job1-b3-kind-1.bin", false), "four", other) != null);
+    assertEquals(2, CLIENTS.get(), "clients made");
   }
 
   @Test

@@ -38,6 +38,13 @@ public final class S3ExclusiveCreate implements ExclusiveCreate {
     if (slash <= 0) {
       throw new IOException("not an S3 object path: " + path);
     }
+    // The client this JVM's reads use, where the options are theirs (a job in the CLI's JVM
+    // stores each run's figures: building a client a create, with its connection pool and a
+    // new connection, was most of such a PUT's cost); else one for this create.
+    S3Client shared = S3Listing.clientOf(options);
+    if (shared != null) {
+      return put(shared, path, rest, slash, bytes);
+    }
     S3Options s3 = options.as(S3Options.class);
     S3ClientBuilderFactory factory;
     try {
@@ -47,6 +54,13 @@ public final class S3ExclusiveCreate implements ExclusiveCreate {
           + s3.getS3ClientFactoryClass(), e);
     }
     try (S3Client client = factory.createBuilder(s3).build()) {
+      return put(client, path, rest, slash, bytes);
+    }
+  }
+
+  private static boolean put(S3Client client, String path, String rest, int slash, byte[] bytes)
+      throws IOException {
+    try {
       client.putObject(PutObjectRequest.builder()
           .bucket(rest.substring(0, slash))
           .key(rest.substring(slash + 1))

@@ -122,6 +122,15 @@ public final class S3Listing implements StoreListing {
     return r.toString();
   }
 
+  /**
+   * The client of this JVM's listings and small reads when {@code options} are the ones Beam's
+   * file systems were set up with (made once), else null: a caller with other options makes
+   * its own.
+   */
+  static S3Client clientOf(PipelineOptions options) throws IOException {
+    return options != null && options == S3Listing.options ? client() : null;
+  }
+
   private static S3Client client() throws IOException {
     S3Client c = client;
     if (c != null) {
