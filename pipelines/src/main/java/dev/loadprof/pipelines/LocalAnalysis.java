@@ -206,9 +206,13 @@ public final class LocalAnalysis {
     ARCHIVE_NOTES.set(List.copyOf(notes));
     // Each run's stored figures are read and decoded on a few threads ahead of their turn (a
     // small read each, waiting on the store), and so are a small run's block files on a store
-    // when it has no figures to read; the runs are used in the same order as before.
-    OrderedPrefetch.forEach(archived, OrderedPrefetch.THREADS,
-        OrderedPrefetch.AHEAD, run -> prefetched(run, stored), p -> {
+    // when it has no figures to read; the runs are used in the same order as before. A run
+    // whose figures come with its night's file reads nothing and is kept once used: it does
+    // not count against the window, so that the few runs among thousands whose blocks are
+    // read are read many at once.
+    OrderedPrefetch.forEach(archived, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
+        run -> stored != null && run.member() != null && run.member().packed() ? 0 : 1,
+        run -> prefetched(run, stored), p -> {
           ReadArchive.LocalRun run = p.run();
           runs.put(run.info().runId, run.info());
           if (stored != null && stored.taken(run, p.figures())) {

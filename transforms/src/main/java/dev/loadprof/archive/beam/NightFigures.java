@@ -230,6 +230,16 @@ public final class NightFigures {
       return e == null ? null : e.figures();
     }
 
+    /**
+     * Whether its figures are in its night's file as read (then they are taken from there, not
+     * read from the store, and its blocks are not read).
+     */
+    public boolean packed() {
+      Content found = group.found;
+      Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
+      return e != null && e.figures() != null;
+    }
+
     /** Its figures file's bytes as read or stored now, held for its night's file to write. */
     public void figuresRead(byte[] bytes) {
       group.hold(group.heldFigures, key(line.runId(), line.jobId()), bytes);

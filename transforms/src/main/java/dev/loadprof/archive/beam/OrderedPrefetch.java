@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Work on each item of a list done on a few threads ahead of its use, the results handed on in
@@ -23,6 +24,11 @@ public final class OrderedPrefetch {
   public static final int THREADS = 8;
   /** Results at most ahead of their use: bounds what prefetched runs hold in memory. */
   public static final int AHEAD = 4 * THREADS;
+  /**
+   * Light items (of weight 0, {@link #forEach(List, int, int, ToIntFunction, Function, Use)}) at
+   * most ahead of their use, per unit of {@code ahead}.
+   */
+  static final int LIGHT_PER_AHEAD = 32;
 
   private OrderedPrefetch() {}
 
@@ -37,6 +43,19 @@ public final class OrderedPrefetch {
    */
   public static <I, O, E extends Exception> void forEach(List<I> items, int threads, int ahead,
       Function<I, O> work, Use<O, E> use) throws E {
+    forEach(items, threads, ahead, item -> 1, work, use);
+  }
+
+  /**
+   * The same, where an item of {@code weight} 0 is light (its result is small, or kept once used
+   * anyway) and does not count against {@code ahead}: at most {@code ahead} heavy items and
+   * {@link #LIGHT_PER_AHEAD} times as many items in all are ahead of their use. A nightly's
+   * runs are thousands whose figures are stored among a night's few whose blocks are read: with
+   * every run counted, the window held about one of those at a time, and their reads waited on
+   * the store one run after the other (bench/RESULTS.md section 39).
+   */
+  public static <I, O, E extends Exception> void forEach(List<I> items, int threads, int ahead,
+      ToIntFunction<I> weight, Function<I, O> work, Use<O, E> use) throws E {
     if (items.size() <= 1 || threads <= 1) {
       for (I item : items) {
         use.accept(work.apply(item));
@@ -50,12 +69,24 @@ public final class OrderedPrefetch {
     });
     try {
       Deque<Future<O>> pending = new ArrayDeque<>();
+      Deque<Integer> weights = new ArrayDeque<>();
+      int heavyBound = Math.max(1, ahead);
+      int allBound = heavyBound * LIGHT_PER_AHEAD;
+      int heavy = 0;
       int next = 0;
       while (next < items.size() || !pending.isEmpty()) {
-        while (next < items.size() && pending.size() < Math.max(1, ahead)) {
-          I item = items.get(next++);
+        while (next < items.size() && pending.size() < allBound) {
+          I item = items.get(next);
+          int w = weight.applyAsInt(item) > 0 ? 1 : 0;
+          if (w > 0 && heavy >= heavyBound) {
+            break;
+          }
+          next++;
+          heavy += w;
+          weights.add(w);
           pending.add(pool.submit(() -> work.apply(item)));
         }
+        heavy -= weights.poll();
         use.accept(resultOf(pending.poll()));
       }
     } finally {

@@ -56,6 +56,48 @@ class OrderedPrefetchTest {
     assertTrue(mostAhead.get() >= 2, "never ahead: " + mostAhead.get());
   }
 
+  /**
+   * Light items (weight 0) do not count against the bound: among many light items, several
+   * heavy ones are under way at once (a nightly's few runs whose blocks are read, among
+   * thousands whose figures are stored), never more than the bound ahead of their use, nor more
+   * than {@code LIGHT_PER_AHEAD} times the bound in all; the order is kept.
+   */
+  @Test
+  void lightItemsLetSeveralHeavyOnesBeUnderWayAtOnce() {
+    List<Integer> items = IntStream.range(0, 900).boxed().toList();
+    AtomicInteger heavyStarted = new AtomicInteger();
+    AtomicInteger heavyUsed = new AtomicInteger();
+    AtomicInteger heavyInFlight = new AtomicInteger();
+    AtomicInteger mostHeavyInFlight = new AtomicInteger();
+    AtomicInteger mostHeavyAhead = new AtomicInteger();
+    AtomicInteger started = new AtomicInteger();
+    AtomicInteger used = new AtomicInteger();
+    AtomicInteger mostAhead = new AtomicInteger();
+    List<Integer> seen = new ArrayList<>();
+    OrderedPrefetch.forEach(items, 8, 4, i -> i % 30 == 0 ? 1 : 0, i -> {
+      mostAhead.accumulateAndGet(started.incrementAndGet() - used.get(), Math::max);
+      if (i % 30 == 0) {
+        mostHeavyAhead.accumulateAndGet(heavyStarted.incrementAndGet() - heavyUsed.get(),
+            Math::max);
+        mostHeavyInFlight.accumulateAndGet(heavyInFlight.incrementAndGet(), Math::max);
+        sleepMs(20); // a run's block files, waiting on the store
+        heavyInFlight.decrementAndGet();
+      }
+      return i;
+    }, i -> {
+      seen.add(i);
+      used.incrementAndGet();
+      if (i % 30 == 0) {
+        heavyUsed.incrementAndGet();
+      }
+    });
+    assertEquals(items, seen);
+    assertTrue(mostHeavyInFlight.get() >= 2, "heavy at once: " + mostHeavyInFlight.get());
+    assertTrue(mostHeavyAhead.get() <= 4, "heavy ahead: " + mostHeavyAhead.get());
+    assertTrue(mostAhead.get() <= 4 * OrderedPrefetch.LIGHT_PER_AHEAD, "ahead: "
+        + mostAhead.get());
+  }
+
   /** As one after the other: the runs before the damaged one are used, none after it. */
   @Test
   void aRunsFailureIsThrownAtItsTurnAsTheWorkThrewIt() {
