@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +54,13 @@ class ProgressOnFlinkClusterIT {
     assertThat(job.text(), containsString(" records/s"));
     assertThat(job.text(), containsString("\rjoining"));
     assertThat("redraws " + job.redrawsMs(), job.redrawsMs().size(), greaterThan(10));
-    assertThat("redraws " + job.redrawsMs(), job.longestGapMs(), lessThanOrEqualTo(1_000L));
+    // Every second, but one late redraw of up to 2 s: here the cluster's JobManager and
+    // TaskManager, the client and this test share 2 cores, and at the job's submission one
+    // redraw reached this reader 1,465 ms after the one before (the next one 36 ms after it:
+    // the ticker caught up), once in CI. A line that stops being redrawn still fails.
+    List<Long> gaps = job.gapsLongestFirst();
+    assertThat("redraws " + job.redrawsMs(), gaps.get(0), lessThanOrEqualTo(2_000L));
+    assertThat("redraws " + job.redrawsMs(), gaps.get(1), lessThanOrEqualTo(1_000L));
   }
 
   @Test

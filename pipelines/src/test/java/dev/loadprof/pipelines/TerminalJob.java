@@ -74,11 +74,18 @@ public record TerminalJob(int exit, String text, List<Long> redrawsMs, long jobM
 
   /** The longest time between two redraws. */
   public long longestGapMs() {
-    long longest = 0;
+    List<Long> gaps = gapsLongestFirst();
+    return gaps.isEmpty() ? 0 : gaps.get(0);
+  }
+
+  /** The gaps between redraws as they reached the reader, the longest first. */
+  public List<Long> gapsLongestFirst() {
+    List<Long> gaps = new ArrayList<>();
     for (int i = 1; i < redrawsMs.size(); i++) {
-      longest = Math.max(longest, redrawsMs.get(i) - redrawsMs.get(i - 1));
+      gaps.add(redrawsMs.get(i) - redrawsMs.get(i - 1));
     }
-    return longest;
+    gaps.sort(java.util.Comparator.reverseOrder());
+    return gaps;
   }
 
   /**
