@@ -43,6 +43,14 @@ public final class RunnerConfig {
   /** Argument that {@link #expandArgs} replaces by the named config: {@code --runnerConfig=NAME}. */
   public static final String RUNNER_CONFIG_ARG = "--runnerConfig=";
 
+  /**
+   * System property that turns Beam's DirectRunner model checks on in a config that names them
+   * (the tests' jobs, set by the build): users' jobs leave them off (direct.properties says why).
+   */
+  public static final String MODEL_CHECKS_PROPERTY = "loadprof.modelChecks";
+  private static final List<String> MODEL_CHECKS =
+      List.of("enforceImmutability", "enforceEncodability");
+
   private static final Pattern OPTION_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9]*");
   private static final String HOME_PLACEHOLDER = "${" + HOME_PROPERTY + "}";
 
@@ -201,6 +209,11 @@ public final class RunnerConfig {
         value = value.replace(HOME_PLACEHOLDER, root.toString());
       }
       options.put(key, value);
+    }
+    if (Boolean.getBoolean(MODEL_CHECKS_PROPERTY)) {
+      for (String check : MODEL_CHECKS) {
+        options.computeIfPresent(check, (k, v) -> "true");
+      }
     }
     return new RunnerConfig(name, file, options);
   }

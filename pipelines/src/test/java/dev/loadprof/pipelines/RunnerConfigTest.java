@@ -2,6 +2,7 @@ package dev.loadprof.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +28,43 @@ class RunnerConfigTest {
     DirectOptions options = parse(config.withUserArgs()).as(DirectOptions.class);
     assertEquals("DirectRunner", options.getRunner().getSimpleName());
     assertEquals(2, options.getTargetParallelism());
+  }
+
+  /**
+   * A user's DirectRunner job runs without Beam's model checks (their copies of every element
+   * ran an archive of a 1.6 GB trace out of heap); the tests' jobs run with them, as the build
+   * sets loadprof.modelChecks.
+   */
+  @Test
+  void modelChecksAreOffForUsersAndOnInTheTests() {
+    String before = System.getProperty(RunnerConfig.MODEL_CHECKS_PROPERTY);
+    try {
+      System.clearProperty(RunnerConfig.MODEL_CHECKS_PROPERTY);
+      DirectOptions users = parse(RunnerConfig.load("direct").withUserArgs())
+          .as(DirectOptions.class);
+      assertFalse(users.isEnforceImmutability());
+      assertFalse(users.isEnforceEncodability());
+      System.setProperty(RunnerConfig.MODEL_CHECKS_PROPERTY, "true");
+      DirectOptions tests = parse(RunnerConfig.load("direct").withUserArgs())
+          .as(DirectOptions.class);
+      assertTrue(tests.isEnforceImmutability());
+      assertTrue(tests.isEnforceEncodability());
+      // the flag only turns on checks a config names: Flink's configs are left as they are
+      assertEquals(RunnerConfig.load("flink-local").options().keySet().stream()
+          .filter(k -> k.startsWith("enforce")).count(), 0);
+    } finally {
+      if (before == null) {
+        System.clearProperty(RunnerConfig.MODEL_CHECKS_PROPERTY);
+      } else {
+        System.setProperty(RunnerConfig.MODEL_CHECKS_PROPERTY, before);
+      }
+    }
+  }
+
+  @Test
+  void theBuildRunsTheTestsWithModelChecks() {
+    assertEquals("true", System.getProperty(RunnerConfig.MODEL_CHECKS_PROPERTY),
+        "the tests' DirectRunner jobs must keep Beam's model checks (pom.xml)");
   }
 
   @Test
