@@ -1,6 +1,7 @@
 package dev.loadprof.cli;
 
 import dev.loadprof.archive.beam.ClientListings;
+import dev.loadprof.pipelines.JobWait;
 import dev.loadprof.progress.StoreOutages;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -45,6 +46,7 @@ public final class LoadprofCli {
     try {
       ThreadFailures.install(System.err, Logging.debug(List.of(args)));
       RunTempDir.claim();
+      JobWait.claimMarker();
       CompilerDirectives.addInBackground();
       StoreWarmUp.startFor(List.of(args));
       int code = run(args, System.out, System.err);

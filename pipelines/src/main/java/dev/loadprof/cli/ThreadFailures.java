@@ -1,5 +1,6 @@
 package dev.loadprof.cli;
 
+import dev.loadprof.pipelines.JobWait;
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -8,7 +9,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * outside its job): one line each, never the JVM's stack trace on the console ({@code --debug}
  * prints it). A thread that ran out of heap says nothing at once: the job then fails too and
  * says so in its own one line; if the job still ends well, the heap's line and exit 1 come at
- * the end ({@link #afterJob}), since work may have been lost with the thread.
+ * the end ({@link #afterJob}), since work may have been lost with the thread; so does a job
+ * during which the JVM ran out of heap in a thread whose failure nobody was told of (the
+ * launcher's out-of-heap file, {@link JobWait}).
  */
 final class ThreadFailures {
   private static final AtomicReference<OutOfMemoryError> OUT_OF_HEAP = new AtomicReference<>();
@@ -84,6 +87,10 @@ final class ThreadFailures {
    */
   static int afterJob(int code, PrintStream err) {
     OutOfMemoryError oom = OUT_OF_HEAP.getAndSet(null);
+    if (oom == null && JobWait.ranOutOfHeap()) {
+      // a thread whose failure nobody heard of (a task's, kept in its Future): the JVM's file
+      oom = new OutOfMemoryError("Java heap space, in a thread whose failure was not reported");
+    }
     if (oom == null || code != ExitCode.OK) {
       return code;
     }

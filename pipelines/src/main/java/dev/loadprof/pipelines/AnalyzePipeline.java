@@ -118,8 +118,6 @@ public final class AnalyzePipeline {
       List<String> archives, AnalyzeSettings settings, AnalysisWriter writer) {
     Pipeline p = Pipeline.create(options);
     build(p, traces, archives, settings, writer);
-    PipelineResult result = p.run();
-    result.waitUntilFinish();
-    return result;
+    return JobWait.run(p);
   }
 }

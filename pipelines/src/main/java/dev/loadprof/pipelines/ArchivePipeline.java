@@ -35,8 +35,6 @@ public final class ArchivePipeline {
       AnalyzeSettings settings, ArchiveJob job) {
     Pipeline p = Pipeline.create(options);
     build(p, traces, settings, job);
-    PipelineResult result = p.run();
-    result.waitUntilFinish();
-    return result;
+    return JobWait.run(p);
   }
 }

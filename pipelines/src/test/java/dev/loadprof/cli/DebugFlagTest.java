@@ -84,4 +84,26 @@ class DebugFlagTest {
     assertThat(said, containsString("loadprof: the job ran out of memory (Java heap space"));
     assertEquals(ExitCode.OK, ThreadFailures.afterJob(ExitCode.OK, err), "said once");
   }
+
+  /**
+   * A thread's out of heap that no handler saw (a task's, kept in its Future) but the JVM's file
+   * tells of: a job that ended well fails with the heap's one line.
+   */
+  @Test
+  void anOutOfHeapOnlyTheJvmsFileTellsOfFailsAJobThatEndedWell() throws Exception {
+    java.nio.file.Path marker = tmp.resolve("loadprof-oom-7");
+    System.setProperty(dev.loadprof.pipelines.JobWait.MARKER_PROPERTY, marker.toString());
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+      assertEquals(ExitCode.OK, ThreadFailures.afterJob(ExitCode.OK, err), "no file: no failure");
+      java.nio.file.Files.createFile(marker);
+      assertEquals(ExitCode.JOB_FAILED, ThreadFailures.afterJob(ExitCode.OK, err));
+      String said = bytes.toString(StandardCharsets.UTF_8);
+      assertEquals(1, said.lines().count(), said);
+      assertThat(said, containsString("loadprof: the job ran out of memory (Java heap space"));
+    } finally {
+      System.clearProperty(dev.loadprof.pipelines.JobWait.MARKER_PROPERTY);
+    }
+  }
 }

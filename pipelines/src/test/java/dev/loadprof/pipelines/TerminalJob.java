@@ -93,11 +93,16 @@ public record TerminalJob(int exit, String text, List<Long> redrawsMs, long jobM
    * enough for many redraws.
    */
   public static Path writeLongTrace(Path file) throws IOException {
+    return writeLongTrace(file, 6);
+  }
+
+  /** The same trace with {@code parallelSeconds} of its 64 CPUs busy (~55 MB a second). */
+  public static Path writeLongTrace(Path file, int parallelSeconds) throws IOException {
     long second = 1_000_000_000L;
     SyntheticTrace synthetic = SyntheticTrace.builder().cpus(64).seed(3)
         .process(7000, "bigjob", 0)
         .serial(second, "serial_head")
-        .parallel(64, 6 * second, "parallel_body")
+        .parallel(64, parallelSeconds * second, "parallel_body")
         .serial(second, "serial_tail")
         .build();
     try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
