@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loadprof.pipelines.E2e.Cli;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -166,7 +169,21 @@ class IncrementalNightlyTest {
     for (Path f : nightFiles) {
       flipAByte(f);
     }
-    Cli warm = nightly("warm-out", archive.toString());
+    // The log's lines too (on System.err): each damaged file is said once, not also logged.
+    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    PrintStream console = System.err;
+    System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+    Cli warm;
+    try {
+      warm = nightly("warm-out", archive.toString());
+    } finally {
+      System.setErr(console);
+    }
+    String said = warm.stderr() + logged.toString(StandardCharsets.UTF_8);
+    for (Path f : nightFiles) {
+      assertEquals(1, said.split(java.util.regex.Pattern.quote(f
+          + ": a night's figures file cannot be read"), -1).length - 1, said);
+    }
     assertSameOutputs(cold, warm);
     assertThat(warm.stderr(), containsString("figures of 1 archived runs read from the archive,"
         + " 1 computed from their blocks"));

@@ -311,8 +311,7 @@ public final class NightFigures {
     private void unreadable(Group g, String why) {
       String problem = g.file + ": a night's figures file cannot be read (" + why + "); its"
           + " night is read run by run. Delete it to have it written again";
-      LOG.warn(problem);
-      said.accept(problem);
+      said.accept(problem); // once: the caller says it (the CLI, on the console), not a log too
     }
 
     /**
