@@ -30,7 +30,12 @@ public final class LossTimeline implements Serializable {
   private long bucketNs = FIRST_BUCKET_NS;
   /** Absolute index (time / bucketNs) of counts[0]; counts covers [base, base + MAX_BUCKETS). */
   private long base;
-  /** Serialized as the range of buckets that hold any record ({@link #writeObject}). */
+  /**
+   * Serialized as the range of buckets that hold any record ({@link #writeObject}). A timeline
+   * read back (or made from an archive's form) holds only up to its last counted bucket, not all
+   * {@link #MAX_BUCKETS}: a nightly keeps thousands of runs' timelines, at 32 KB each in full
+   * (200 of a 450 MB live heap); one that counts again grows to the full width first.
+   */
   private transient long[] counts;
   private long lowest = Long.MAX_VALUE;
   private long highest = Long.MIN_VALUE;
@@ -61,7 +66,11 @@ public final class LossTimeline implements Serializable {
   public void record(long timeNs) {
     long i = Math.floorDiv(timeNs, bucketNs);
     if (counts != null && i >= base && i - base < MAX_BUCKETS) {
-      counts[(int) (i - base)]++;
+      int at = (int) (i - base);
+      if (at >= counts.length) {
+        counts = Arrays.copyOf(counts, MAX_BUCKETS); // read back short: the full width again
+      }
+      counts[at]++;
       lowest = Math.min(lowest, i);
       highest = Math.max(highest, i);
       return;
@@ -190,6 +199,11 @@ public final class LossTimeline implements Serializable {
         : Arrays.copyOfRange(counts, (int) (lowest - base), (int) (highest - base) + 1);
   }
 
+  /** How many buckets this timeline holds in memory (its counts array's length). */
+  int heldBuckets() {
+    return counts == null ? 0 : counts.length;
+  }
+
   /** The losses told without an instant, as told (see {@link #unplaced}). */
   public long undated() {
     return undated;
@@ -208,7 +222,7 @@ public final class LossTimeline implements Serializable {
     t.bucketNs = bucketNs;
     if (counts.length > 0) {
       t.base = firstBucket;
-      t.counts = Arrays.copyOf(counts, Math.max(MAX_BUCKETS, counts.length));
+      t.counts = counts.clone(); // up to the last bucket counted (see the field)
       t.lowest = firstBucket;
       t.highest = firstBucket + counts.length - 1;
     }
@@ -332,7 +346,7 @@ public final class LossTimeline implements Serializable {
     }
     byte[] varints = new byte[size];
     in.readFully(varints);
-    counts = new long[length];
+    counts = new long[to]; // up to the last bucket counted (see the field)
     System.arraycopy(dev.loadprof.codec.ColumnBytes.readLongs(java.nio.ByteBuffer.wrap(varints),
         to - from, "loss timeline counts"), 0, counts, from, to - from);
   }

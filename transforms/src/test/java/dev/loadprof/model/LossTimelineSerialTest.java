@@ -57,6 +57,47 @@ class LossTimelineSerialTest {
     assertSame(t, back);
   }
 
+  /**
+   * Read back, or made from an archive's form, a timeline holds its buckets up to the last one
+   * counted, not all 4096 (32 KB a run: a nightly keeps thousands); counting on, before or after
+   * them, it grows and counts as the original does.
+   */
+  @Test
+  void aTimelineReadBackHoldsOnlyItsCountedBuckets() throws Exception {
+    LossTimeline t = new LossTimeline();
+    long start = 5_000 * MS;
+    for (long i = 0; i < 200; i++) {
+      t.record(start + i * MS / 2);
+    }
+    assertEquals(LossTimeline.MAX_BUCKETS, t.heldBuckets());
+    LossTimeline back = (LossTimeline) read(serialized(t));
+    assertTrue(back.heldBuckets() <= 100, back.heldBuckets() + " buckets held");
+    LossTimeline fromArchive = LossTimeline.of(t.bucketNs(), t.firstBucket(), t.counts(),
+        new long[0], new long[0], new long[0], 0);
+    assertTrue(fromArchive.heldBuckets() <= 100, fromArchive.heldBuckets() + " buckets held");
+    assertSame(t, fromArchive);
+    LossTimeline copy = back.copy();
+    assertEquals(back.heldBuckets(), copy.heldBuckets());
+    for (LossTimeline other : new LossTimeline[] {back, fromArchive, copy}) {
+      LossTimeline original = (LossTimeline) read(serialized(t));
+      other.record(start + 50 * MS); // within the held buckets
+      other.record(start + 2_000 * MS); // beyond them, within the window
+      other.record(start - 300 * MS); // before the window's first bucket
+      original.record(start + 50 * MS);
+      original.record(start + 2_000 * MS);
+      original.record(start - 300 * MS);
+      assertSame(original, other);
+    }
+    LossTimeline full = new LossTimeline();
+    for (long i = 0; i < 200; i++) {
+      full.record(start + i * MS / 2);
+    }
+    full.record(start + 50 * MS);
+    full.record(start + 2_000 * MS);
+    full.record(start - 300 * MS);
+    assertSame(full, back);
+  }
+
   @Test
   void emptyFoldedAndTimelinesOfNoRecordsReadBackTheSame() throws Exception {
     LossTimeline none = new LossTimeline();
