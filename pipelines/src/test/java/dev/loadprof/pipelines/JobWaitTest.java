@@ -53,9 +53,8 @@ class JobWaitTest {
   }
 
   private static Pipeline job(DoFn<Integer, Integer> fn) {
-    // as runner-configs/direct.properties runs it
-    Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs("--runner=DirectRunner",
-        "--blockOnRun=false").create());
+    Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs("--runner=DirectRunner")
+        .create()); // its run() waits for the job (blockOnRun)
     p.apply(Create.of(1, 2, 3)).apply(ParDo.of(fn));
     return p;
   }
