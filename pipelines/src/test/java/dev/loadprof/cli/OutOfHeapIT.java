@@ -19,11 +19,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An archive job on the DirectRunner that runs out of heap, through the launcher as a user runs
- * it: it fails with the heap's one line and exit 1, every time. Before, its worker's error was
- * lost about half the time: the job then either waited forever (3 of 6 runs) or ended with "0
- * runs added" and exit 0 (3 of 6), with the trace not archived (bench/RESULTS.md section 40).
- * The heap is made small, and Beam's model checks (copies of every element) are asked for, so
- * that a 110 MB trace runs out of it.
+ * it: it fails with the heap's one line and exit 1, every time, never waits and never ends as
+ * done. The runner can lose its worker's error: an archive of a 1.6 GB trace then waited 6
+ * minutes until killed, and with the runner's run() not blocking, 6 of 6 of these tries lost it
+ * (3 waited, 3 exited 0 with "0 runs added"; bench/RESULTS.md section 40). The heap is made
+ * small, and Beam's model checks (copies of every element) are asked for, so that a 110 MB trace
+ * runs out of it.
  */
 class OutOfHeapIT {
   private static final Path LAUNCHER = Paths.get("..", "loadprof").toAbsolutePath().normalize();
