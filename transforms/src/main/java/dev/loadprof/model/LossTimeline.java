@@ -199,11 +199,6 @@ public final class LossTimeline implements Serializable {
         : Arrays.copyOfRange(counts, (int) (lowest - base), (int) (highest - base) + 1);
   }
 
-  /** How many buckets this timeline holds in memory (its counts array's length). */
-  int heldBuckets() {
-    return counts == null ? 0 : counts.length;
-  }
-
   /** The losses told without an instant, as told (see {@link #unplaced}). */
   public long undated() {
     return undated;
