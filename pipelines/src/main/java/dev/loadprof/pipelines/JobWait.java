@@ -39,7 +39,7 @@ public final class JobWait {
     if (marker == null || !"DirectRunner".equals(p.getOptions().getRunner().getSimpleName())) {
       PipelineResult result = p.run(); // another runner says its workers' failures itself
       result.waitUntilFinish();
-      if (marker != null && Files.exists(marker)) {
+      if (ranOutOfHeap()) {
         throw new OutOfMemoryError("Java heap space, in a thread of this JVM during the job");
       }
       return result;
@@ -67,7 +67,7 @@ public final class JobWait {
         throw new IllegalStateException("interrupted while waiting for the job", e);
       }
       boolean ended = !job.isAlive();
-      if (Files.exists(marker)) {
+      if (ranOutOfHeap()) {
         throw new OutOfMemoryError("Java heap space, in a worker thread of the job's runner");
       }
       if (ended) {

@@ -34,7 +34,8 @@ public final class LossTimeline implements Serializable {
    * Serialized as the range of buckets that hold any record ({@link #writeObject}). A timeline
    * read back (or made from an archive's form) holds only up to its last counted bucket, not all
    * {@link #MAX_BUCKETS}: a nightly keeps thousands of runs' timelines, at 32 KB each in full
-   * (200 of a 450 MB live heap); one that counts again grows to the full width first.
+   * (200 of a 450 MB live heap); one that counts again past them gets the full width in
+   * {@link #place}.
    */
   private transient long[] counts;
   private long lowest = Long.MAX_VALUE;
@@ -65,12 +66,9 @@ public final class LossTimeline implements Serializable {
   /** A timed record read at {@code timeNs}. */
   public void record(long timeNs) {
     long i = Math.floorDiv(timeNs, bucketNs);
-    if (counts != null && i >= base && i - base < MAX_BUCKETS) {
-      int at = (int) (i - base);
-      if (at >= counts.length) {
-        counts = Arrays.copyOf(counts, MAX_BUCKETS); // read back short: the full width again
-      }
-      counts[at]++;
+    // A timeline read back short (see the field) grows in place(), as one past its window does.
+    if (counts != null && i >= base && i - base < counts.length) {
+      counts[(int) (i - base)]++;
       lowest = Math.min(lowest, i);
       highest = Math.max(highest, i);
       return;
@@ -234,8 +232,18 @@ public final class LossTimeline implements Serializable {
 
   // ------------------------------------------------------------ growing
 
-  /** Makes room for bucket index i: doubles the buckets until the run fits, and re-bases. */
+  /**
+   * Makes room for bucket index i: the full width for a timeline read back short, else doubles
+   * the buckets until the run fits, and re-bases.
+   */
   private void place(long i) {
+    if (counts != null && i >= base && i - base < MAX_BUCKETS) {
+      // within the window of a timeline read back short: the full width, the same buckets
+      counts = Arrays.copyOf(counts, MAX_BUCKETS);
+      lowest = Math.min(lowest, i);
+      highest = Math.max(highest, i);
+      return;
+    }
     if (counts == null) {
       counts = new long[MAX_BUCKETS];
       base = i;

@@ -110,6 +110,21 @@ class LossTimelineSerialTest {
     assertSame(full, back);
   }
 
+  /** Read back with a span of more than half the buckets, it counts on without folding. */
+  @Test
+  void aWideTimelineReadBackCountsOnWithTheSameBuckets() throws Exception {
+    LossTimeline t = new LossTimeline();
+    long start = 5_000 * MS;
+    for (long ms = 0; ms < 3_000; ms++) { // 3,000 of the 4,096 1 ms buckets
+      t.record(start + ms * MS);
+    }
+    LossTimeline back = (LossTimeline) read(serialized(t));
+    t.record(start + 3_500 * MS);
+    back.record(start + 3_500 * MS);
+    assertEquals(t.bucketNs(), back.bucketNs());
+    assertSame(t, back);
+  }
+
   @Test
   void emptyFoldedAndTimelinesOfNoRecordsReadBackTheSame() throws Exception {
     LossTimeline none = new LossTimeline();
