@@ -35,9 +35,20 @@ public final class LossTimeline implements Serializable {
    * read back (or made from an archive's form) holds only up to its last counted bucket, not all
    * {@link #MAX_BUCKETS}: a nightly keeps thousands of runs' timelines, at 32 KB each in full
    * (200 of a 450 MB live heap); one that counts again past them gets the full width in
-   * {@link #place}.
+   * {@link #place}. Null while the counts are {@link #packed}.
    */
   private transient long[] counts;
+  /**
+   * The counts of a timeline read back, as the varints they were stored in (null once unpacked
+   * or when there are none): a bucket counts a few records, one byte, not a long's eight. A
+   * nightly holds thousands of past runs' timelines (two a run: its manifest's and its stored
+   * figures') and asks for no count of a run without losses (compare.RecordLossRule); 140 MB
+   * of its live heap were their counts. Unpacked into {@link #counts} on first use.
+   */
+  private transient byte[] packed;
+  /** The buckets the packed counts are, from base: counts[packedFrom, packedTo) once unpacked. */
+  private transient int packedFrom;
+  private transient int packedTo;
   private long lowest = Long.MAX_VALUE;
   private long highest = Long.MIN_VALUE;
   private long[] lossFrom = new long[0];
@@ -115,7 +126,7 @@ public final class LossTimeline implements Serializable {
 
   /** Whether any record was counted: false for a run read before loadprof kept them. */
   public boolean hasRecords() {
-    return counts != null;
+    return counts != null || packed != null;
   }
 
   /** Records lost at an instant within [fromNs, toNs] (a merged range that touches it counts). */
@@ -148,6 +159,7 @@ public final class LossTimeline implements Serializable {
    * share of its time that it covers.
    */
   public double recordsWithin(long fromNs, long toNs) {
+    unpack();
     if (counts == null || toNs < fromNs) {
       return 0;
     }
@@ -168,6 +180,9 @@ public final class LossTimeline implements Serializable {
     c.bucketNs = bucketNs;
     c.base = base;
     c.counts = counts == null ? null : counts.clone();
+    c.packed = packed; // never changed: unpacking replaces it
+    c.packedFrom = packedFrom;
+    c.packedTo = packedTo;
     c.lowest = lowest;
     c.highest = highest;
     c.lossFrom = lossFrom.clone();
@@ -188,11 +203,12 @@ public final class LossTimeline implements Serializable {
 
   /** The absolute index (time / bucketNs) of the first bucket counted, with {@link #counts}. */
   public long firstBucket() {
-    return counts == null ? 0 : lowest;
+    return hasRecords() ? lowest : 0;
   }
 
   /** The counts of the buckets from {@link #firstBucket} to the last one counted. */
   public long[] counts() {
+    unpack();
     return counts == null ? new long[0]
         : Arrays.copyOfRange(counts, (int) (lowest - base), (int) (highest - base) + 1);
   }
@@ -215,7 +231,7 @@ public final class LossTimeline implements Serializable {
     t.bucketNs = bucketNs;
     if (counts.length > 0) {
       t.base = firstBucket;
-      t.counts = counts.clone(); // up to the last bucket counted (see the field)
+      t.pack(counts, 0, counts.length); // see the field
       t.lowest = firstBucket;
       t.highest = firstBucket + counts.length - 1;
     }
@@ -237,6 +253,7 @@ public final class LossTimeline implements Serializable {
    * the buckets until the run fits, and re-bases.
    */
   private void place(long i) {
+    unpack();
     if (counts != null && i >= base && i - base < MAX_BUCKETS) {
       // within the window of a timeline read back short: the full width, the same buckets
       counts = Arrays.copyOf(counts, MAX_BUCKETS);
@@ -307,6 +324,7 @@ public final class LossTimeline implements Serializable {
    * fills few), as varints (a bucket counts a few records, not 8 bytes' worth): a run's stored figures (read back by every nightly) hold its timeline.
    */
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+    unpack(); // written as ever: the range counted, trimmed of empty buckets at its ends
     out.defaultWriteObject();
     if (counts == null) {
       out.writeInt(-1);
@@ -349,8 +367,50 @@ public final class LossTimeline implements Serializable {
     }
     byte[] varints = new byte[size];
     in.readFully(varints);
-    counts = new long[to]; // up to the last bucket counted (see the field)
-    System.arraycopy(dev.loadprof.codec.ColumnBytes.readLongs(java.nio.ByteBuffer.wrap(varints),
-        to - from, "loss timeline counts"), 0, counts, from, to - from);
+    if (varintCount(varints) != to - from) {
+      throw new java.io.InvalidObjectException("loss timeline: " + size + " bytes of counts"
+          + " are not " + (to - from) + " varints");
+    }
+    counts = null;
+    packed = varints; // up to the last bucket counted (see the field)
+    packedFrom = from;
+    packedTo = to;
+  }
+
+  // ------------------------------------------------------------ packed counts
+
+  /** Keeps counts[from, to) packed, as if unpacked into a long[to] (see {@link #packed}). */
+  private void pack(long[] values, int from, int to) {
+    java.nio.ByteBuffer varints = dev.loadprof.codec.ColumnBytes.longs(
+        Arrays.copyOfRange(values, from, to), to - from);
+    packed = Arrays.copyOfRange(varints.array(), varints.arrayOffset() + varints.position(),
+        varints.arrayOffset() + varints.limit());
+    packedFrom = from;
+    packedTo = to;
+    counts = null;
+  }
+
+  /** The packed counts into {@link #counts}, once. */
+  private void unpack() {
+    if (packed == null) {
+      return;
+    }
+    long[] unpacked = new long[packedTo];
+    System.arraycopy(dev.loadprof.codec.ColumnBytes.readLongs(java.nio.ByteBuffer.wrap(packed),
+        packedTo - packedFrom, "loss timeline counts"), 0, unpacked, packedFrom,
+        packedTo - packedFrom);
+    counts = unpacked;
+    packed = null;
+  }
+
+  /** How many whole varints the bytes hold, or -1 when the last one is cut short. */
+  private static int varintCount(byte[] varints) {
+    int n = 0;
+    for (byte b : varints) {
+      if (b >= 0) {
+        n++; // a varint's last byte has its high bit clear
+      }
+    }
+    return varints.length > 0 && varints[varints.length - 1] < 0 ? -1 : n;
   }
 }

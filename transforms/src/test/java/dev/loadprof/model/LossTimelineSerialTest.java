@@ -125,6 +125,43 @@ class LossTimelineSerialTest {
     assertSame(t, back);
   }
 
+  /**
+   * A timeline read back keeps its counts as the varints it was stored in (a nightly holds
+   * thousands and asks for the counts of none without losses) until one is asked for; written
+   * again, it gives the bytes it gives once unpacked, which read back the same.
+   */
+  @Test
+  void aTimelineReadBackKeepsItsCountsPackedUntilAskedAndWritesTheSameBytes() throws Exception {
+    LossTimeline t = new LossTimeline();
+    long start = 5_000 * MS;
+    for (long ms = 0; ms < 3_000; ms++) {
+      t.record(start + ms * MS);
+      t.record(start + ms * MS + MS / 2);
+    }
+    t.lost(start + 1_000 * MS, 7);
+    byte[] bytes = serialized(t);
+    LossTimeline back = (LossTimeline) read(bytes);
+    assertEquals(0, heldBuckets(back), "no long[] held while packed");
+    java.lang.reflect.Field packed = LossTimeline.class.getDeclaredField("packed");
+    packed.setAccessible(true);
+    // 2^20 ns buckets: 2,861 of them over 3 s, each of 2 or 3 records, a byte each
+    assertEquals(t.counts().length, ((byte[]) packed.get(back)).length, "a byte a bucket");
+    assertTrue(back.hasRecords());
+    assertEquals(7, back.totalLost());
+    byte[] again = serialized(back);
+    LossTimeline copy = back.copy();
+    assertSame(t, back); // asks for the counts: unpacked
+    assertTrue(heldBuckets(back) >= t.counts().length);
+    assertSame(t, copy);
+    assertArrayEquals(again, serialized(back), "the same bytes packed and unpacked");
+    assertSame(t, (LossTimeline) read(again));
+    LossTimeline fromArchive = LossTimeline.of(t.bucketNs(), t.firstBucket(), t.counts(),
+        new long[0], new long[0], new long[0], 0);
+    assertEquals(0, heldBuckets(fromArchive));
+    assertEquals(t.recordsWithin(start, start + 10 * MS),
+        fromArchive.recordsWithin(start, start + 10 * MS));
+  }
+
   @Test
   void emptyFoldedAndTimelinesOfNoRecordsReadBackTheSame() throws Exception {
     LossTimeline none = new LossTimeline();
