@@ -71,6 +71,76 @@ class ManifestDecoderTest {
     assertTrue(decodedHere > 0);
   }
 
+  /**
+   * A manifest written before the fields that have defaults (night, job_id, the loss timeline,
+   * thread forks...) decodes, by the fast reader, to what Avro's resolving reader gives: the
+   * defaults, and the same types of every field (strings as the compiled class has them).
+   */
+  @Test
+  void aManifestOfAnOlderSchemaDecodesAsAvroResolvesIt() throws IOException {
+    org.apache.avro.Schema current = RunManifestRecord.getClassSchema();
+    java.util.List<org.apache.avro.Schema.Field> kept = new java.util.ArrayList<>();
+    for (org.apache.avro.Schema.Field f : current.getFields()) {
+      if (!f.hasDefaultValue()) {
+        kept.add(new org.apache.avro.Schema.Field(f, f.schema()));
+      }
+    }
+    org.apache.avro.Schema older = org.apache.avro.Schema.createRecord(current.getName(),
+        current.getDoc(), current.getNamespace(), false, kept);
+    RunManifestRecord m = ManifestChecksumTest.manifest();
+    org.apache.avro.generic.GenericRecord asOlder = new org.apache.avro.generic.GenericData
+        .Record(older);
+    for (org.apache.avro.Schema.Field f : older.getFields()) {
+      asOlder.put(f.name(), m.get(current.getField(f.name()).pos()));
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (DataFileWriter<org.apache.avro.generic.GenericRecord> w = new DataFileWriter<>(
+        new org.apache.avro.generic.GenericDatumWriter<>(older))) {
+      w.create(older, out);
+      w.append(asOlder);
+    }
+    byte[] bytes = out.toByteArray();
+    ManifestDecoder.Decoded decoded = ManifestDecoder.decode(bytes);
+    assertNotNull(decoded);
+    RunManifestRecord expected = avro(bytes);
+    assertEquals(expected, decoded.manifest());
+    assertEquals(older, decoded.writtenWith());
+    for (org.apache.avro.Schema.Field f : current.getFields()) {
+      Object a = expected.get(f.pos());
+      Object b = decoded.manifest().get(f.pos());
+      assertEquals(a == null ? null : a.getClass(), b == null ? null : b.getClass(), f.name());
+      assertEquals(a, b, f.name()); // a map's order aside: every reader of one sorts it
+    }
+  }
+
+  /**
+   * Every field of a manifest as loadprof writes it decodes to the type Avro's reader gives. A
+   * map may iterate in another order (the fast reader sizes it otherwise): its every reader
+   * sorts it (ArchiveConversions, the checksum) or looks a key up.
+   */
+  @Test
+  void everyFieldDecodesToTheTypeAvroGives() throws IOException {
+    byte[] bytes = written(ManifestChecksumTest.manifest());
+    RunManifestRecord expected = avro(bytes);
+    RunManifestRecord decoded = ManifestDecoder.decode(bytes).manifest();
+    for (org.apache.avro.Schema.Field f : RunManifestRecord.getClassSchema().getFields()) {
+      Object a = expected.get(f.pos());
+      Object b = decoded.get(f.pos());
+      assertEquals(a == null ? null : a.getClass(), b == null ? null : b.getClass(), f.name());
+      if (a instanceof java.util.Map<?, ?> ma && !ma.isEmpty()) {
+        Object ka = ma.keySet().iterator().next();
+        Object kb = ((java.util.Map<?, ?>) b).keySet().iterator().next();
+        assertEquals(ka.getClass(), kb.getClass(), f.name() + "'s keys");
+        assertEquals(ma.get(ka).getClass(), ((java.util.Map<?, ?>) b).get(kb).getClass(),
+            f.name() + "'s values");
+      }
+      if (a instanceof java.util.List<?> la && !la.isEmpty()) {
+        assertEquals(la.get(0).getClass(), ((java.util.List<?>) b).get(0).getClass(),
+            f.name() + "'s items");
+      }
+    }
+  }
+
   @Test
   void anotherCodecOrASecondManifestIsLeftToAvroWhichSaysWhatIsWrong() throws IOException {
     RunManifestRecord m = ManifestChecksumTest.manifest();
