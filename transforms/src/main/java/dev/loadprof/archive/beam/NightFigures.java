@@ -187,6 +187,8 @@ public final class NightFigures {
     private final String set;
     private final ResourceId file;
     private volatile Content found;
+    /** Why its file cannot be read, said once the night's turn comes (on the listing's thread). */
+    private volatile String unreadable;
     private final List<ReadArchive.LocalRun> runs = java.util.Collections.synchronizedList(
         new ArrayList<>());
     private final Map<String, NightIndex> heldIndexes = new ConcurrentHashMap<>();
@@ -274,7 +276,13 @@ public final class NightFigures {
         nights.add(g);
       });
       OrderedPrefetch.forEach(nights, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
-          this::readFile, g -> { });
+          this::readFile, g -> {
+            // Said here, in the nights' order, on the one thread that says the listing's notes:
+            // read on several threads, two damaged files at once made one note of two.
+            if (g.unreadable != null) {
+              said.accept(g.unreadable);
+            }
+          });
     }
 
     private Group readFile(Group g) {
@@ -311,7 +319,7 @@ public final class NightFigures {
     private void unreadable(Group g, String why) {
       String problem = g.file + ": a night's figures file cannot be read (" + why + "); its"
           + " night is read run by run. Delete it to have it written again";
-      said.accept(problem); // once: the caller says it (the CLI, on the console), not a log too
+      g.unreadable = problem; // once: the caller says it (the CLI, on the console), not a log too
     }
 
     /**

@@ -41,6 +41,35 @@ class NightFiguresTest {
     return new NightFigures.Content(indexes, runs);
   }
 
+  /**
+   * Damaged files of many nights, read on several threads, are each said once, in the nights'
+   * order, to a consumer that is not safe for threads (the listing's list of notes): said on
+   * the reading threads, two at once made one note.
+   */
+  @Test
+  void everyDamagedFileOfManyNightsIsSaidOnceInTheNightsOrder(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path archive) throws IOException {
+    Map<String, Map<String, Long>> listed = new TreeMap<>();
+    java.util.List<String> expected = new java.util.ArrayList<>();
+    for (int day = 0; day < 60; day++) {
+      String night = java.time.LocalDate.of(2026, 9, 1).plusDays(day).toString();
+      Map<String, Long> indexes = Map.of("night=" + night + "/host=web1/@job7", 10L + day);
+      listed.put(night, indexes);
+      java.nio.file.Path file = java.nio.file.Path.of(NightFigures.file(archive.toString(),
+          night, NightFigures.set(indexes), "nightly-4-ab").toString());
+      java.nio.file.Files.createDirectories(file.getParent());
+      java.nio.file.Files.writeString(file, "damaged");
+      expected.add(file.toString());
+    }
+    java.util.List<String> said = new java.util.ArrayList<>(); // as the listing's notes
+    new NightFigures.Packs("nightly-4-ab", said::add).lookUp(archive.toString(), listed);
+    assertEquals(expected.size(), said.size(), said.toString());
+    for (int i = 0; i < expected.size(); i++) {
+      assertTrue(said.get(i).startsWith(expected.get(i) + ": a night's figures file cannot be"
+          + " read"), said.get(i));
+    }
+  }
+
   @Test
   void theNameChangesWithAnyNightIndexAndHoldsTheNightAndKind() {
     String set = NightFigures.set(listed(100, 200));
