@@ -14,8 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InvalidObjectException;
-import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,23 +35,21 @@ final class CriticalPathCodec {
   private CriticalPathCodec() {}
 
   /** What is serialized in place of a path; gives the path back when read. */
-  static final class Compact implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final byte[] bytes;
+  static final class Compact extends dev.loadprof.codec.CompactForm {
+    private static final long serialVersionUID = 2L;
 
     Compact(byte[] bytes) {
-      this.bytes = bytes;
+      super(bytes);
     }
 
-    private Object readResolve() throws InvalidObjectException {
-      try {
-        return decode(bytes);
-      } catch (IOException | RuntimeException e) {
-        InvalidObjectException bad = new InvalidObjectException("unreadable critical path ("
-            + e + ")");
-        bad.initCause(e);
-        throw bad;
-      }
+    @Override
+    protected Object decode(byte[] bytes) throws IOException {
+      return CriticalPathCodec.decode(bytes);
+    }
+
+    @Override
+    protected String what() {
+      return "critical path";
     }
   }
 
