@@ -237,8 +237,8 @@ class IncrementalNightlyTest {
   }
 
   /**
-   * Figures are stored under the kind of this loadprof (nightly-3: critical paths reduced to
-   * their totals); those of an older kind (nightly-2, main before it, here the same bytes under
+   * Figures are stored under the kind of this loadprof (nightly-4: a kept part as KeptCodec
+   * writes it); those of an older kind (nightly-3, main before it, here the same bytes under
    * its name) are not read but computed again and stored under the new.
    */
   @Test
@@ -252,9 +252,9 @@ class IncrementalNightlyTest {
     assertEquals(4, both.size(), both.toString());
     for (Path f : both) {
       String name = f.getFileName().toString();
-      assertThat(name, containsString("-nightly-3-"));
-      Files.move(f, f.resolveSibling(name.replaceFirst("-nightly-3-[0-9a-f]+\\.bin$",
-          "-nightly-2-5017ca999fe50380.bin")));
+      assertThat(name, containsString("-nightly-4-"));
+      Files.move(f, f.resolveSibling(name.replaceFirst("-nightly-4-[0-9a-f]+\\.bin$",
+          "-nightly-3-5017ca999fe50380.bin")));
     }
     Cli warm = nightly("warm-out", archive.toString());
     assertSameOutputs(cold, warm);

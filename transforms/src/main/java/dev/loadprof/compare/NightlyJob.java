@@ -26,7 +26,13 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
    * #processKey}) and its analysis without stacks.
    */
   public record Kept(Map<String, Map<String, double[]>> functions, RunAnalyses.Part run)
-      implements java.io.Serializable {}
+      implements java.io.Serializable {
+    /** Serialized as {@link KeptCodec} writes it, when of the shape {@link #keep} makes. */
+    private Object writeReplace() {
+      KeptCodec.Compact compact = KeptCodec.compact(this);
+      return compact == null ? this : compact;
+    }
+  }
 
   /**
    * What {@link #keep} computes, stored beside archived runs: raise the number when the
@@ -35,9 +41,10 @@ public record NightlyJob(NightlySettings settings) implements RunByRunWriter<Nig
    * class changed since is computed again, not misread. Raised too when how a class is
    * serialized changes without its version (2: critical paths as CriticalPathCodec writes
    * them, loss timelines without their empty buckets; 3: critical paths reduced to their
-   * totals, RunAnalyses.Part).
+   * totals, RunAnalyses.Part; 4: a kept part as KeptCodec writes it, loss timelines' counts
+   * as varints).
    */
-  public static final String KEPT_VERSION = "nightly-3";
+  public static final String KEPT_VERSION = "nightly-4";
 
   @Override
   public String storedKeptVersion() {

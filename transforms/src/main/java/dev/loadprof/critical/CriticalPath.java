@@ -152,6 +152,20 @@ public final class CriticalPath implements Serializable {
     return new CriticalPathCodec.Compact(CriticalPathCodec.encode(this));
   }
 
+  /** The path's bytes as it is serialized ({@link CriticalPathCodec}), for a codec of its holder. */
+  public static byte[] encoded(CriticalPath path) {
+    return CriticalPathCodec.encode(path);
+  }
+
+  /**
+   * The path of {@link #encoded} bytes.
+   *
+   * @throws java.io.IOException when they are damaged
+   */
+  public static CriticalPath decoded(byte[] bytes) throws java.io.IOException {
+    return CriticalPathCodec.decode(bytes);
+  }
+
   /**
    * A wait as a frame of the folded stacks and the profiles: "[blocked: timer]", "[waiting for a
    * CPU: own threads]", "[waiting for a CPU: process NAME]".

@@ -246,6 +246,30 @@ public final class LossTimeline implements Serializable {
     return t;
   }
 
+  /**
+   * The same with the counts as the varints {@link dev.loadprof.codec.ColumnBytes#longs} writes
+   * ({@code n} of them), kept so until asked for (see {@link #packed}).
+   *
+   * @throws IllegalArgumentException when the bytes are not {@code n} whole varints
+   */
+  public static LossTimeline ofPacked(long bucketNs, long firstBucket, byte[] counts, int n,
+      long[] from, long[] to, long[] count, long undated) {
+    if (n < 0 || varintCount(counts) != n) {
+      throw new IllegalArgumentException("loss timeline: " + counts.length + " bytes of counts"
+          + " are not " + n + " varints");
+    }
+    LossTimeline t = of(bucketNs, firstBucket, new long[0], from, to, count, undated);
+    if (n > 0) {
+      t.base = firstBucket;
+      t.packed = counts;
+      t.packedFrom = 0;
+      t.packedTo = n;
+      t.lowest = firstBucket;
+      t.highest = firstBucket + n - 1;
+    }
+    return t;
+  }
+
   // ------------------------------------------------------------ growing
 
   /**

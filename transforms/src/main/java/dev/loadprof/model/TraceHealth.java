@@ -201,6 +201,17 @@ public final class TraceHealth implements Serializable {
     out.defaultWriteObject();
   }
 
+  /**
+   * A health as stored (its counters and examples as {@link #counters} and {@link
+   * #malformedExamples} gave them): a counter of 0 is kept, where {@link #add} of 0 keeps none.
+   */
+  public static TraceHealth of(Map<String, Long> counters, List<String> malformedExamples) {
+    TraceHealth h = new TraceHealth();
+    h.counters.putAll(counters);
+    h.malformedExamples.addAll(malformedExamples);
+    return h;
+  }
+
   /** Adds every counter and example of {@code other}, as they are now. */
   public void addAll(TraceHealth other) {
     other.counters().forEach(this::add);

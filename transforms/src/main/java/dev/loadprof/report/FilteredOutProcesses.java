@@ -24,6 +24,11 @@ final class FilteredOutProcesses implements java.io.Serializable {
     left.add(new Left(runId, pid, name, samples));
   }
 
+  /** Whether no process was left out (a stored part holds none: PartCodec). */
+  boolean isEmpty() {
+    return left.isEmpty();
+  }
+
   /** Another run's processes left out, as if assembled together (RunAnalyses). */
   void addAll(FilteredOutProcesses other) {
     left.addAll(other.left);

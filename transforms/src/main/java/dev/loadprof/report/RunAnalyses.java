@@ -30,6 +30,13 @@ public final class RunAnalyses {
     final List<ProcessLoad> processes;
     final FilteredOutProcesses filteredOut;
 
+    /** A part as stored (PartCodec), its processes already without what {@link #Part} drops. */
+    Part(List<RunInfo> runs, List<ProcessLoad> processes, FilteredOutProcesses filteredOut) {
+      this.runs = runs;
+      this.processes = processes;
+      this.filteredOut = filteredOut;
+    }
+
     private Part(Analysis a) {
       this.runs = a.runs();
       this.processes = a.processes();
