@@ -2,6 +2,7 @@ package dev.loadprof.archive;
 
 import dev.loadprof.block.BlockBuilder;
 import dev.loadprof.block.UnusablePolicy;
+import dev.loadprof.codec.SharedStrings;
 import dev.loadprof.model.CpuState;
 import dev.loadprof.model.EventBlock;
 import dev.loadprof.model.LossTimeline;
@@ -247,7 +248,9 @@ public final class ArchiveConversions {
     run.cpuCount = m.getCpuCount();
     run.startNs = m.getStartNs();
     run.endNs = m.getEndNs();
-    m.getProcessNames().forEach((pid, name) -> run.processNames.put(Integer.parseInt(pid), name));
+    // The names every run repeats held once (a nightly holds thousands of runs: SharedStrings).
+    m.getProcessNames().forEach((pid, name) -> run.processNames.put(Integer.parseInt(pid),
+        SharedStrings.of(name)));
     m.getBuildIds().forEach((file, id) -> run.buildIds.put(file, id));
     run.subjectPid = m.getSubjectPid();
     run.subjectPids.addAll(m.getSubjectPids());
@@ -258,7 +261,8 @@ public final class ArchiveConversions {
       run.threadForks.put(f.getTid(), new long[] {f.getTimeNs(), f.getParentTid()});
     }
     // Sorted, as TraceHealth keeps them; zero counters were never stored.
-    new TreeMap<>(m.getHealth()).forEach(run.health::add);
+    new TreeMap<>(m.getHealth()).forEach((counter, n) -> run.health.add(SharedStrings.of(counter),
+        n));
     m.getMalformedExamples().forEach(run.health::addMalformedExample);
     run.warnings.addAll(m.getWarnings());
     run.warnings.addAll(ArchiveRules.olderBlocksWarnings(m));
