@@ -1,7 +1,9 @@
 package dev.loadprof.archive.beam;
 
+import dev.loadprof.schemas.RunManifestRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.values.KV;
 
 /**
@@ -22,9 +24,35 @@ final class LocalRunChecks {
       List<KV<String, ArchiveListing.ManifestRef>> refs, NightFigures.Packs packs) {
     List<ReadArchive.Fingerprinted> out = new ArrayList<>();
     // A run of a night's figures file read has its manifest from there, unread.
-    OrderedPrefetch.forEach(refs, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
-        r -> ReadArchive.FingerprintFn.checked(r.getKey(), r.getValue(), packs.manifest(r),
-            packs.manifestHolder(r)), out::add);
+    OrderedPrefetch.forEach(refs, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD, r -> {
+      byte[] packed = packs.manifest(r);
+      ReadArchive.Fingerprinted f = ReadArchive.FingerprintFn.checked(r.getKey(), r.getValue(),
+          packed, packs.manifestHolder(r));
+      if (packed != null && f != null && f.run() != null) {
+        keepOnlyWhatBlocksNeed(f.manifest()); // its run is made: see there
+      }
+      return f;
+    }, out::add);
     return out;
+  }
+
+  /**
+   * For a run whose manifest came with its night's figures file, once its run is made from it
+   * ({@link ReadArchive.Fingerprinted#run}): of the manifest it keeps only what is read of it after (its
+   * night, job and blocks' version, its block files, counts and health, whose thread lanes its
+   * block files take: {@link ReadArchive.ReadManifestFn#read}, {@link ReadArchive#readBlocksLocally} if its figures
+   * turn out unreadable). A nightly holds its 3,000 runs' manifests to its end, and their
+   * process names and loss timelines were a third of its live heap (boxed longs, half a
+   * million strings), which its collector copied and then grew the heap for in a full
+   * collection. Its night's file is there, so no night file is written from it (whose line is
+   * checked against the whole manifest's checksum).
+   */
+  private static void keepOnlyWhatBlocksNeed(RunManifestRecord manifest) {
+    manifest.setLossTimeline(null);
+    manifest.setProcessNames(Map.of());
+    manifest.setMalformedExamples(List.of());
+    manifest.setWarnings(List.of());
+    manifest.setBuildIds(Map.of());
+    manifest.setThreadForks(List.of());
   }
 }

@@ -203,12 +203,6 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
             manifest[0].getBlocksVersion(), manifest[0], m.path());
         KV<String, ArchiveListing.ManifestRef> ref = f != null ? refOf.get(m.path()) : null;
         NightFigures.Member member = ref != null ? packs.member(ref) : null;
-        if (member != null && member.packed()) {
-          // Its night's file holds its figures: its manifest is kept for its block files
-          // (read only if the figures turn out unreadable), not for its loss timeline, which
-          // is in its run (thousands of longs boxed, 36 MB of a nightly's 3,000 runs).
-          manifest[0].setLossTimeline(null);
-        }
         LocalRun run = new LocalRun(info, files, blocks, member);
         if (member != null) {
           member.group().add(run);
