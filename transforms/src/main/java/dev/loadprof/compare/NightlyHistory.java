@@ -167,9 +167,17 @@ public final class NightlyHistory {
         latest.get(benchmark), notes);
   }
 
-  /** A process's benchmark: the run id without its date, unless --group-by says otherwise. */
+  /**
+   * A process's benchmark: the run id without its date, unless --group-by says otherwise. Each
+   * run's found once (three patterns tried on its id), not once per process of it: a nightly
+   * asks for each of its thousands of runs' processes.
+   */
   static RunMetrics.GroupOf groupOf(GroupBy groupBy) {
-    return groupBy.isNone() ? (run, comm) -> Nights.benchmarkOf(run.runId) : groupBy::groupOf;
+    if (!groupBy.isNone()) {
+      return groupBy::groupOf;
+    }
+    Map<String, String> benchmarks = new java.util.concurrent.ConcurrentHashMap<>();
+    return (run, comm) -> benchmarks.computeIfAbsent(run.runId, Nights::benchmarkOf);
   }
 
   /**
