@@ -206,12 +206,16 @@ public final class LocalAnalysis {
     ARCHIVE_NOTES.set(List.copyOf(notes));
     // Each run's stored figures are read and decoded on a few threads ahead of their turn (a
     // small read each, waiting on the store), and so are a small run's block files on a store
-    // when it has no figures to read; the runs are used in the same order as before. A run
-    // whose figures come with its night's file reads nothing and is kept once used: it does
-    // not count against the window, so that the few runs among thousands whose blocks are
-    // read are read many at once.
-    OrderedPrefetch.forEach(archived, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
-        run -> stored != null && run.member() != null && run.member().packed() ? 0 : 1,
+    // when it has no figures to read. A run whose figures come with its night's file reads
+    // nothing and is kept once used: it does not count against the window, so that the few
+    // runs among thousands whose blocks are read are read many at once. Those come first, in
+    // the order as before, then the others: the joins of a nightly's new runs then have the
+    // cores while the stored runs' figures are decoded on the threads ahead, not after (a
+    // writer's kept parts are of any order: RunByRunWriter).
+    List<ReadArchive.LocalRun> order = new ArrayList<>(archived);
+    order.sort(java.util.Comparator.comparingInt(run -> packed(run, stored) ? 1 : 0));
+    OrderedPrefetch.forEach(order, OrderedPrefetch.THREADS, OrderedPrefetch.AHEAD,
+        run -> packed(run, stored) ? 0 : 1,
         run -> prefetched(run, stored), p -> {
           ReadArchive.LocalRun run = p.run();
           runs.put(run.info().runId, run.info());
@@ -227,6 +231,11 @@ public final class LocalAnalysis {
           read.accept(run.info());
         });
     return archived;
+  }
+
+  /** Whether a run's stored figures come with its night's file (its blocks are not read). */
+  private static boolean packed(ReadArchive.LocalRun run, StoredKept<?> stored) {
+    return stored != null && run.member() != null && run.member().packed();
   }
 
   /**
