@@ -106,6 +106,28 @@ class ClientRequestsTest {
   }
 
   /**
+   * The whole archive's runs/ is listed while its index is (ListingAhead): a run committed
+   * meanwhile can have its entry listed and not its manifest. Its manifest is then looked for
+   * alone, and the run is selected, not refused as missing its manifest; the same runs as with
+   * its manifest listed, one request more.
+   */
+  @Test
+  void aManifestTheListingMissedWhileTheIndexWasListedIsLookedForAlone() throws IOException {
+    Path archive = archiveWith("late-manifest", 2, true);
+    Counted listed = selectCounting(archive, null, null);
+    String late = listed.runs().get(listed.runs().size() - 1);
+    CountingFileSystem.hideFromListings("/runs/" + late + ".avro");
+    Counted missed;
+    try {
+      missed = selectCounting(archive, null, null);
+    } finally {
+      CountingFileSystem.hideFromListings(null);
+    }
+    assertEquals(listed.runs(), missed.runs(), missed.err());
+    assertEquals(listed.requests() + 1, missed.requests(), "its manifest looked for alone");
+  }
+
+  /**
    * A job in the CLI's JVM lists from what its client listed ({@code ClientListings}): each of
    * the archive's listings (the index's, runs/'s) is made once a command, where the job used to
    * make them again (on a store, a request per 1,000 names). The same run ids either way.

@@ -29,6 +29,15 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
   private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
   private static final List<String> LISTED = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static volatile int pageSize = 1000;
+  private static volatile String hiddenFromListings;
+
+  /**
+   * Files whose path ends with {@code suffix} are left out of listings (globs), still found
+   * alone: as a file written while the listing passed it. Null: none.
+   */
+  public static void hideFromListings(String suffix) {
+    hiddenFromListings = suffix;
+  }
 
   /** Names per listing page, as a store pages its listings (S3: 1000). */
   public static void pageSize(int names) {
@@ -91,6 +100,10 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
       }
       List<MatchResult.Metadata> metadata = new ArrayList<>();
       for (MatchResult.Metadata md : m.metadata()) {
+        String hidden = hiddenFromListings;
+        if (glob && hidden != null && md.resourceId().toString().endsWith(hidden)) {
+          continue;
+        }
         metadata.add(MatchResult.Metadata.builder().setResourceId(new Id(md.resourceId()))
             .setSizeBytes(md.sizeBytes()).setIsReadSeekEfficient(md.isReadSeekEfficient())
             .setLastModifiedMillis(md.lastModifiedMillis()).build());

@@ -195,6 +195,10 @@ public final class ArchiveListing {
     root = root.substring(0, root.length() - 1); // ".../index/"
     List<MatchResult.Metadata> entries = new ArrayList<>();
     boolean wholeIndex = selection.nights().isEmpty();
+    // The whole archive: runs/ is listed while the index is (ListingAhead). A run committed
+    // meanwhile may then have its entry listed and not its manifest: that is checked below.
+    ListingAhead runsAhead = wholeIndex && version >= 2
+        ? ListingAhead.start(ArchiveLayout.manifestGlob(archive), forJob) : null;
     if (version >= 2) {
       // One '*' per level: Hadoop's glob has no '**'.
       for (String night : wholeIndex ? List.of("*") : selection.nights()) {
@@ -213,7 +217,8 @@ public final class ArchiveListing {
           nights);
     }
     Map<String, String> manifests = new TreeMap<>(); // run id -> manifest path
-    for (MatchResult.Metadata m : match(ArchiveLayout.manifestGlob(archive), forJob)) {
+    for (MatchResult.Metadata m : runsAhead != null ? runsAhead.get()
+        : match(ArchiveLayout.manifestGlob(archive), forJob)) {
       String name = m.resourceId().getFilename();
       manifests.put(name.substring(0, name.length() - ArchiveLayout.AVRO_SUFFIX.length()),
           m.resourceId().toString());
@@ -245,6 +250,13 @@ public final class ArchiveListing {
       NightIndex.Run line = lines.get(e.runId() + ArchiveLayout.JOB_SEPARATOR + e.jobId());
       if (line != null) {
         linesOfEntries.merge(e.runId(), line, (a, b) -> null); // two entries: read the manifest
+      }
+      if (manifest == null && runsAhead != null) {
+        ResourceId late = ArchiveLayout.manifest(archive, e.runId()); // listed as runs/ was
+        if (ArchiveLayout.exists(late)) {
+          manifest = late.toString();
+          manifests.put(e.runId(), manifest); // as if listed: the whole archive's runs are these
+        }
       }
       if (manifest == null) {
         // An entry is written after its manifest, and manifests are never deleted; empty

@@ -11,9 +11,10 @@ import org.apache.beam.sdk.io.fs.MatchResult;
  * client's names instead of listing the archive again. A whole archive's listing is a request
  * per 1,000 names on a store, and the client had just made them all.
  *
- * <p>The job sees the archive as the client checked it: the index and runs/ listed in the
- * client's order (index first, so every entry has its manifest), a run committed since then is
- * in neither (as if the command had started a moment earlier). Each listing is taken once: a
+ * <p>The job sees the archive as the client checked it: the index and runs/ as the client
+ * listed them (at once, for a whole archive: a run whose entry is listed and whose manifest is
+ * not, committed meanwhile, has its manifest looked for), a run committed since then is in
+ * neither (as if the command had started a moment earlier). Each listing is taken once: a
  * second listing of the same names in the job lists the store again. A job on a Beam runner
  * lists on its own threads, which have nothing kept, and the command's end forgets it all.
  */
