@@ -69,7 +69,9 @@ store() {
       --com.adobe.testing.s3mock.store.retainFilesOnExit=true \
       >"$work/s3/s3mock.log" 2>&1 &
     echo $! >"$work/s3/s3mock.pid"
-    until curl -fs -X PUT "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null; do sleep 1; done
+    # up once it makes the bucket, or has it already (retained from a run before: PUT says 409)
+    until curl -fs -X PUT "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null \
+      || curl -fs "http://127.0.0.1:$s3port/loadprof" -o /dev/null 2>/dev/null; do sleep 1; done
   fi
   if ! curl -fs "$proxy/__proxy/counts" -o /dev/null 2>/dev/null; then
     nohup java -Xmx256m -cp pipelines/target/test-classes dev.loadprof.bench.LatencyProxy \
