@@ -43,7 +43,10 @@ public final class LossTimeline implements Serializable {
    * or when there are none): a bucket counts a few records, one byte, not a long's eight. A
    * nightly holds thousands of past runs' timelines (two a run: its manifest's and its stored
    * figures') and asks for no count of a run without losses (compare.RecordLossRule); 140 MB
-   * of its live heap were their counts. Unpacked into {@link #counts} on first use.
+   * of its live heap were their counts. Unpacked into {@link #counts} on first use, under this
+   * timeline's lock: a read-back run's timeline may be asked on several threads at once (the
+   * nightly's history), and a reader must never see neither form. Counting ({@link #record})
+   * is a single thread's, as ever.
    */
   private transient byte[] packed;
   /** The buckets the packed counts are, from base: counts[packedFrom, packedTo) once unpacked. */
@@ -126,7 +129,9 @@ public final class LossTimeline implements Serializable {
 
   /** Whether any record was counted: false for a run read before loadprof kept them. */
   public boolean hasRecords() {
-    return counts != null || packed != null;
+    synchronized (this) { // a block, not the method's modifier: that is part of the class's UID
+      return counts != null || packed != null;
+    }
   }
 
   /** Records lost at an instant within [fromNs, toNs] (a merged range that touches it counts). */
@@ -159,7 +164,7 @@ public final class LossTimeline implements Serializable {
    * share of its time that it covers.
    */
   public double recordsWithin(long fromNs, long toNs) {
-    unpack();
+    long[] counts = unpacked();
     if (counts == null || toNs < fromNs) {
       return 0;
     }
@@ -176,6 +181,12 @@ public final class LossTimeline implements Serializable {
 
   /** A deep copy. */
   public LossTimeline copy() {
+    synchronized (this) {
+      return copyLocked();
+    }
+  }
+
+  private LossTimeline copyLocked() {
     LossTimeline c = new LossTimeline();
     c.bucketNs = bucketNs;
     c.base = base;
@@ -208,7 +219,7 @@ public final class LossTimeline implements Serializable {
 
   /** The counts of the buckets from {@link #firstBucket} to the last one counted. */
   public long[] counts() {
-    unpack();
+    long[] counts = unpacked();
     return counts == null ? new long[0]
         : Arrays.copyOfRange(counts, (int) (lowest - base), (int) (highest - base) + 1);
   }
@@ -277,7 +288,7 @@ public final class LossTimeline implements Serializable {
    * the buckets until the run fits, and re-bases.
    */
   private void place(long i) {
-    unpack();
+    unpacked();
     if (counts != null && i >= base && i - base < MAX_BUCKETS) {
       // within the window of a timeline read back short: the full width, the same buckets
       counts = Arrays.copyOf(counts, MAX_BUCKETS);
@@ -348,7 +359,7 @@ public final class LossTimeline implements Serializable {
    * fills few), as varints (a bucket counts a few records, not 8 bytes' worth): a run's stored figures (read back by every nightly) hold its timeline.
    */
   private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
-    unpack(); // written as ever: the range counted, trimmed of empty buckets at its ends
+    unpacked(); // written as ever: the range counted, trimmed of empty buckets at its ends
     out.defaultWriteObject();
     if (counts == null) {
       out.writeInt(-1);
@@ -414,10 +425,10 @@ public final class LossTimeline implements Serializable {
     counts = null;
   }
 
-  /** The packed counts into {@link #counts}, once. */
-  private void unpack() {
+  /** The counts, the packed ones unpacked into {@link #counts} first (once). */
+  private synchronized long[] unpacked() {
     if (packed == null) {
-      return;
+      return counts;
     }
     long[] unpacked = new long[packedTo];
     System.arraycopy(dev.loadprof.codec.ColumnBytes.readLongs(java.nio.ByteBuffer.wrap(packed),
@@ -425,6 +436,7 @@ public final class LossTimeline implements Serializable {
         packedTo - packedFrom);
     counts = unpacked;
     packed = null;
+    return unpacked;
   }
 
   /** How many whole varints the bytes hold, or -1 when the last one is cut short. */

@@ -162,6 +162,43 @@ class LossTimelineSerialTest {
         fromArchive.recordsWithin(start, start + 10 * MS));
   }
 
+  /**
+   * A timeline read back is asked on several threads at once (a nightly's history): each sees
+   * its records whichever thread unpacks them, never neither form.
+   */
+  @Test
+  void aTimelineReadBackAskedOnManyThreadsAtOnceAnswersTheSameOnEach() throws Exception {
+    LossTimeline t = new LossTimeline();
+    long start = 5_000 * MS;
+    for (long ms = 0; ms < 2_000; ms++) {
+      t.record(start + ms * MS);
+    }
+    t.lost(start + 700 * MS, 4);
+    byte[] bytes = serialized(t);
+    double expected = t.recordsWithin(start, start + 1_000 * MS);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors
+        .newFixedThreadPool(4);
+    try {
+      for (int round = 0; round < 200; round++) {
+        LossTimeline back = (LossTimeline) read(bytes);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<Double>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          answers.add(pool.submit(() -> {
+            go.await();
+            return back.hasRecords() ? back.recordsWithin(start, start + 1_000 * MS) : -1;
+          }));
+        }
+        go.countDown();
+        for (java.util.concurrent.Future<Double> a : answers) {
+          assertEquals(expected, a.get(), "round " + round);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   @Test
   void emptyFoldedAndTimelinesOfNoRecordsReadBackTheSame() throws Exception {
     LossTimeline none = new LossTimeline();
