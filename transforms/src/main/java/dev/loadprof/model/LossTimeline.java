@@ -238,23 +238,10 @@ public final class LossTimeline implements Serializable {
   /** The timeline an archive stored (see the getters above). */
   public static LossTimeline of(long bucketNs, long firstBucket, long[] counts, long[] from,
       long[] to, long[] count, long undated) {
-    LossTimeline t = new LossTimeline();
-    t.bucketNs = bucketNs;
-    if (counts.length > 0) {
-      t.base = firstBucket;
-      t.pack(counts, 0, counts.length); // see the field
-      t.lowest = firstBucket;
-      t.highest = firstBucket + counts.length - 1;
-    }
-    t.lossFrom = from.clone();
-    t.lossTo = to.clone();
-    t.lossCount = count.clone();
-    t.losses = count.length;
-    for (long c : count) {
-      t.placed += c;
-    }
-    t.undated = undated;
-    return t;
+    java.nio.ByteBuffer varints = dev.loadprof.codec.ColumnBytes.longs(counts, counts.length);
+    return ofPacked(bucketNs, firstBucket, Arrays.copyOfRange(varints.array(),
+        varints.arrayOffset() + varints.position(), varints.arrayOffset() + varints.limit()),
+        counts.length, from, to, count, undated);
   }
 
   /**
@@ -269,15 +256,23 @@ public final class LossTimeline implements Serializable {
       throw new IllegalArgumentException("loss timeline: " + counts.length + " bytes of counts"
           + " are not " + n + " varints");
     }
-    LossTimeline t = of(bucketNs, firstBucket, new long[0], from, to, count, undated);
-    if (n > 0) {
+    LossTimeline t = new LossTimeline();
+    t.bucketNs = bucketNs;
+    if (n > 0) { // up to the last bucket counted (see the field)
       t.base = firstBucket;
       t.packed = counts;
-      t.packedFrom = 0;
       t.packedTo = n;
       t.lowest = firstBucket;
       t.highest = firstBucket + n - 1;
     }
+    t.lossFrom = from.clone();
+    t.lossTo = to.clone();
+    t.lossCount = count.clone();
+    t.losses = count.length;
+    for (long c : count) {
+      t.placed += c;
+    }
+    t.undated = undated;
     return t;
   }
 
@@ -413,17 +408,6 @@ public final class LossTimeline implements Serializable {
   }
 
   // ------------------------------------------------------------ packed counts
-
-  /** Keeps counts[from, to) packed, as if unpacked into a long[to] (see {@link #packed}). */
-  private void pack(long[] values, int from, int to) {
-    java.nio.ByteBuffer varints = dev.loadprof.codec.ColumnBytes.longs(
-        Arrays.copyOfRange(values, from, to), to - from);
-    packed = Arrays.copyOfRange(varints.array(), varints.arrayOffset() + varints.position(),
-        varints.arrayOffset() + varints.limit());
-    packedFrom = from;
-    packedTo = to;
-    counts = null;
-  }
 
   /** The counts, the packed ones unpacked into {@link #counts} first (once). */
   private synchronized long[] unpacked() {
