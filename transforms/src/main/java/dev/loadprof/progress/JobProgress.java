@@ -3,6 +3,7 @@ package dev.loadprof.progress;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 
 /**
  * How far the job in this JVM has got, for the console's progress line: the latest stage begun,
@@ -32,10 +33,14 @@ public final class JobProgress {
   }
 
   /**
-   * One look at the progress: the current stage, its work done and total (-1: unknown), and the
-   * work to show: for the reading, the bytes of text read (uncompressed), else the work done.
+   * One look at the progress: the current stage, its work done and total (-1: unknown), the
+   * work to show (for the reading, the bytes of text read, uncompressed; else the work done),
+   * and on the clock of {@link #reset(LongSupplier)} when the stage's first work was counted
+   * and when its latest: the rate of a stage is of its own time, also when it was first seen
+   * late or ended between two looks.
    */
-  public record Snapshot(Stage stage, long done, long total, long shown) {}
+  public record Snapshot(Stage stage, long done, long total, long shown, long begunNs,
+      long lastNs) {}
 
   private static final int STAGES = Stage.values().length;
   private static final AtomicLongArray DONE = new AtomicLongArray(STAGES);
@@ -43,6 +48,11 @@ public final class JobProgress {
   private static final AtomicInteger CURRENT = new AtomicInteger(-1);
   /** Bytes of trace text read, after decompression: what the reading shows it has read. */
   private static final AtomicLong TEXT_READ = new AtomicLong();
+  /** Per stage, when its first work (or its start) was counted, and its latest work. */
+  private static final AtomicLongArray BEGUN_NS = new AtomicLongArray(STAGES);
+  private static final AtomicLongArray LAST_NS = new AtomicLongArray(STAGES);
+  private static final AtomicInteger BEGUN = new AtomicInteger();
+  private static volatile LongSupplier clock = System::nanoTime;
   private static volatile boolean drawnOnTerminal;
 
   private static volatile boolean shownOnConsole;
@@ -79,10 +89,22 @@ public final class JobProgress {
 
   /** Forgets a previous job's counts (a JVM that runs several jobs, e.g. the tests). */
   public static void reset() {
+    reset(System::nanoTime);
+  }
+
+  /**
+   * Forgets a previous job's counts, and times the next job's stages on {@code nanos}: the
+   * clock of the display that draws them.
+   */
+  public static void reset(LongSupplier nanos) {
+    clock = nanos;
     for (int i = 0; i < STAGES; i++) {
       DONE.set(i, 0);
       TOTAL.set(i, 0);
+      BEGUN_NS.set(i, 0);
+      LAST_NS.set(i, 0);
     }
+    BEGUN.set(0);
     CURRENT.set(-1);
     TEXT_READ.set(0);
   }
@@ -95,6 +117,7 @@ public final class JobProgress {
   /** Adds work to a stage's known total, and marks the stage begun. */
   public static void addTotal(Stage stage, long amount) {
     begin(stage);
+    timeWork(stage);
     TOTAL.addAndGet(stage.ordinal(), amount);
   }
 
@@ -107,6 +130,7 @@ public final class JobProgress {
   public static void advance(Stage stage, long amount) {
     begin(stage);
     DONE.addAndGet(stage.ordinal(), amount);
+    timeWork(stage);
   }
 
   /**
@@ -116,19 +140,46 @@ public final class JobProgress {
    */
   public static void advanceAlongside(Stage stage, long amount) {
     DONE.addAndGet(stage.ordinal(), amount);
+    timeWork(stage);
   }
 
   /** The latest stage begun, or null before any. */
   public static Snapshot snapshot() {
     int i = CURRENT.get();
-    if (i < 0) {
+    return i < 0 ? null : snapshot(Stage.values()[i]);
+  }
+
+  /**
+   * A stage as it stands (a stage that is over: as it ended), or null when nothing of it was
+   * counted.
+   */
+  public static Snapshot snapshot(Stage stage) {
+    int i = stage.ordinal();
+    if ((BEGUN.get() & (1 << i)) == 0) {
       return null;
     }
     long total = TOTAL.get(i);
-    Stage stage = Stage.values()[i];
     long done = DONE.get(i);
     return new Snapshot(stage, done, total > 0 ? total : -1,
-        stage == Stage.READING ? TEXT_READ.get() : done);
+        stage == Stage.READING ? TEXT_READ.get() : done, BEGUN_NS.get(i), LAST_NS.get(i));
+  }
+
+  /** Notes the time of a stage's work: its first (once) and its latest. */
+  private static void timeWork(Stage stage) {
+    int i = stage.ordinal();
+    long now = clock.getAsLong();
+    int bit = 1 << i;
+    if ((BEGUN.get() & bit) == 0) {
+      synchronized (BEGUN) {
+        if ((BEGUN.get() & bit) == 0) {
+          BEGUN_NS.set(i, now);
+          LAST_NS.set(i, now);
+          BEGUN.getAndUpdate(b -> b | bit);
+          return;
+        }
+      }
+    }
+    LAST_NS.accumulateAndGet(i, now, Math::max);
   }
 
   private static void begin(Stage stage) {

@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
@@ -34,7 +33,7 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * before them, shows its tasks finished of all its tasks; before the cluster lists the job,
  * "submitting".
  */
-public final class FlinkClusterProgress implements Supplier<ProgressView>, AutoCloseable {
+public final class FlinkClusterProgress implements ProgressView.ProgressSource, AutoCloseable {
   static final int POLL_MS = 500;
   static final ProgressView SUBMITTING = new ProgressView("submitting", "tasks", 1, 0, -1);
   private static final ObjectMapper JSON = new ObjectMapper();

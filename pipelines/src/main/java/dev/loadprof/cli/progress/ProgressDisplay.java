@@ -6,7 +6,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * The progress line of a running job on stderr: the stage, its percentage, bar, work read, rate,
@@ -33,7 +32,7 @@ public final class ProgressDisplay implements AutoCloseable {
   private final ScheduledExecutorService ticker;
   private final LongSupplier clock;
   private final long startNs;
-  private final Supplier<ProgressView> source;
+  private final ProgressView.ProgressSource source;
   private final boolean enabled;
   private final AutoCloseable sourceStop;
   /** The stage on the line, and where and when its line began. */
@@ -41,11 +40,15 @@ public final class ProgressDisplay implements AutoCloseable {
   private ProgressView stageStart;
   private long stageStartNs;
   private boolean lineDrawn;
+  /** The view of the stage's line last drawn. */
+  private ProgressView drawnView;
+  /** When the last line was drawn. */
+  private long drawnNs;
   /** After close: a tick that was already on its way draws nothing more. */
   private boolean closed;
 
   private ProgressDisplay(PrintStream err, boolean enabled, boolean terminal,
-      Supplier<ProgressView> source, AutoCloseable sourceStop, LongSupplier clock,
+      ProgressView.ProgressSource source, AutoCloseable sourceStop, LongSupplier clock,
       boolean ticking) {
     this.err = err;
     this.clock = clock;
@@ -75,7 +78,7 @@ public final class ProgressDisplay implements AutoCloseable {
    * {@code sourceStop} is closed with the display.
    */
   static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err,
-      Supplier<ProgressView> source, AutoCloseable sourceStop) {
+      ProgressView.ProgressSource source, AutoCloseable sourceStop) {
     return start(enabled, terminal, err, source, sourceStop, System::nanoTime, true);
   }
 
@@ -84,9 +87,9 @@ public final class ProgressDisplay implements AutoCloseable {
    * {@link #tick} (tests, on a clock of their own).
    */
   static ProgressDisplay start(boolean enabled, boolean terminal, PrintStream err,
-      Supplier<ProgressView> source, AutoCloseable sourceStop, LongSupplier clock,
+      ProgressView.ProgressSource source, AutoCloseable sourceStop, LongSupplier clock,
       boolean ticking) {
-    JobProgress.reset();
+    JobProgress.reset(clock); // the job's stages are timed on this display's clock
     JobProgress.shownOnConsole(); // even when not drawn: in a pipe or with --quiet, stay quiet
     JobProgress.drawnOnTerminal(enabled && terminal);
     ProgressDisplay display = new ProgressDisplay(err, enabled, terminal, source, sourceStop,
@@ -115,22 +118,84 @@ public final class ProgressDisplay implements AutoCloseable {
         return;
       }
       if (!view.label().equals(shown)) {
+        boolean first = shown == null;
+        if (!first && !terminal) {
+          drawEnded(now);
+          for (ProgressView between : source.endedBetween(shown, view.label())) {
+            // A stage begun and ended between two redraws: in a file it has its line too.
+            finishLine();
+            beginLine(between, now, true);
+            draw(between, now);
+          }
+        }
         finishLine();
-        shown = view.label();
-        stageStart = view;
-        stageStartNs = now;
+        beginLine(view, now, first || view.timed() && view.begunNs() > drawnNs);
       }
-      draw(ProgressLine.render(view, stageStart, now - stageStartNs, now - startNs, width));
+      draw(view, now);
     } catch (RuntimeException e) {
       // The progress line is a courtesy; it must never disturb the job.
     }
   }
 
-  private void draw(String line) {
+  /**
+   * The line of a stage begins: its rate and estimate count from {@code view} now, or, where the
+   * source times it and none of its work was drawn ({@code unseen}: begun before the display's
+   * first line, or since its last), from the stage's start.
+   */
+  private void beginLine(ProgressView view, long now, boolean unseen) {
+    shown = view.label();
+    stageStart = view;
+    stageStartNs = now;
+    if (unseen && view.timed()) {
+      stageStart = new ProgressView(view.label(), view.unit(), view.unitSize(), 0,
+          view.total(), 0);
+      stageStartNs = view.begunNs();
+    }
+  }
+
+  /**
+   * The line of {@code view} at {@code now}: its rate and estimate are of the work since its
+   * line began, up to the stage's last work once it is complete where the source times it; its
+   * time elapsed is then the job's at that last work.
+   */
+  private String line(ProgressView view, long now) {
+    long end = view.timed() && view.complete() ? Math.max(stageStartNs, view.lastNs()) : now;
+    return ProgressLine.render(view, stageStart, end - stageStartNs, end - startNs, width);
+  }
+
+  /**
+   * In a file, a stage that ended since the last redraw keeps its line as it ended, not as it
+   * was last drawn (a reading drawn at 44% that ended before the next redraw).
+   */
+  private void drawEnded(long now) {
+    if (!terminal && shown != null) {
+      redrawLast(source.ended(shown), now);
+    }
+  }
+
+  /**
+   * Draws the stage's last view once more where it tells more than the line drawn before: more
+   * work, or (in place, a stage not complete) the time it has taken.
+   */
+  private void redrawLast(ProgressView last, long now) {
+    if (last == null) {
+      return;
+    }
+    boolean more = drawnView == null || last.done() != drawnView.done()
+        || last.shown() != drawnView.shown() || last.total() != drawnView.total();
+    if (more || lineDrawn && !last.complete()) {
+      draw(last, now);
+    }
+  }
+
+  private void draw(ProgressView view, long now) {
+    String line = line(view, now);
     synchronized (err) {
       err.print('\r' + line + (terminal ? "\033[K" : ""));
       err.flush();
       lineDrawn = true;
+      drawnView = view;
+      drawnNs = now;
     }
   }
 
@@ -203,9 +268,11 @@ public final class ProgressDisplay implements AutoCloseable {
         makeRoom(); // the summary follows on a clean line: no progress stays on screen
       } else {
         ProgressView last = lastView();
-        if (lineDrawn && last != null && last.label().equals(shown)) {
-          long now = clock.getAsLong(); // the last line shows where the job ended
-          draw(ProgressLine.render(last, stageStart, now - stageStartNs, now - startNs, width));
+        long now = clock.getAsLong(); // the last line shows where the job ended
+        if (last != null && last.label().equals(shown)) {
+          redrawLast(last, now);
+        } else {
+          drawEnded(now);
         }
         finishLine();
       }

@@ -99,8 +99,11 @@ final class ProgressLine {
     return String.format(Locale.ROOT, "%.1f %s/s", perSecond / view.unitSize(), view.unit());
   }
 
-  /** The time left at the stage's pace so far; "?" before any work is done. */
+  /** The time left at the stage's pace so far: none once all is done, "?" before any work. */
   private static String left(ProgressView view, long doneInStage, long stageNs) {
+    if (view.done() >= view.total()) {
+      return clock(0);
+    }
     if (doneInStage <= 0 || stageNs <= 0) {
       return "?";
     }

@@ -77,16 +77,16 @@ class ProgressDisplayTest {
       display.tick();
       String line = drawn(bytes);
       assertThat(line, containsString("\rreading  50% ["));
-      assertThat(line, containsString("600.0 MB read")); // the text, not the compressed input
-      assertThat(line, containsString("elapsed 0:02"));
-      assertThat(line, containsString("left ?")); // no time on the line's clock yet
+      // The text, not the compressed input, over the 2 s since the reading began
+      assertThat(line, containsString("600.0 MB read, 300.0 MB/s"));
+      assertThat(line, containsString("elapsed 0:02, left 0:02"));
       clock.addAndGet(SECOND);
       JobProgress.advance(Stage.READING, 100L << 20);
       JobProgress.advanceText(300L << 20);
       display.tick();
       line = drawn(bytes);
       assertThat(line, containsString("\rreading  75% ["));
-      assertThat(line, containsString("900.0 MB read, 300.0 MB/s")); // 300 MB of text in 1 s
+      assertThat(line, containsString("900.0 MB read, 300.0 MB/s")); // 900 MB of text in 3 s
       assertThat(line, containsString("elapsed 0:03, left 0:01")); // 100 MB of input left
       assertFalse(line.contains("\n"), "redrawn in place: " + line);
       JobProgress.expect(Stage.JOINING, 10);
@@ -98,6 +98,39 @@ class ProgressDisplayTest {
     assertThat(all, containsString("\n\rjoining  40% [")); // in a file a stage keeps its line
     assertThat(all, containsString("4/10 blocks"));
     assertTrue(all.endsWith("\n"), "the console's next line starts on a line of its own");
+  }
+
+  @Test
+  void inAFileAStageThatEndedBetweenRedrawsKeepsTheLineOfItsEnd() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    AtomicLong clock = new AtomicLong();
+    try (ProgressDisplay display = onClock(true, err, clock)) {
+      JobProgress.addTotal(Stage.READING, 400L << 20);
+      JobProgress.advanceText(100L << 20);
+      clock.addAndGet(2 * SECOND);
+      JobProgress.advance(Stage.READING, 100L << 20);
+      display.tick();
+      assertThat(drawn(bytes), containsString("\rreading  25% ["));
+      err.println("[INFO] a log line"); // the reader's count line, between two redraws
+      clock.addAndGet(SECOND / 2);
+      JobProgress.advanceText(700L << 20);
+      JobProgress.advance(Stage.READING, 300L << 20); // 800 MB of text in 2.5 s
+      JobProgress.expect(Stage.JOINING, 4);
+      JobProgress.advance(Stage.JOINING, 0);
+      clock.addAndGet(SECOND / 2);
+      JobProgress.advance(Stage.JOINING, 4); // 4 blocks in 0.5 s, never on a redraw
+      JobProgress.addTotal(Stage.WRITING, 2);
+      clock.addAndGet(SECOND / 4);
+      display.tick();
+      clock.addAndGet(SECOND);
+    }
+    String all = drawn(bytes);
+    assertThat(all, containsString("[INFO] a log line\n\rreading 100% ["));
+    assertThat(all, containsString("800.0 MB read, 320.0 MB/s, elapsed 0:02, left 0:00\n"));
+    assertThat(all, containsString("left 0:00\n\rjoining 100% ["));
+    assertThat(all, containsString("4/4 blocks, 8.0 blocks/s, elapsed 0:03, left 0:00\n"));
+    assertThat(all, containsString("\rwriting   0% ["));
   }
 
   @Test
