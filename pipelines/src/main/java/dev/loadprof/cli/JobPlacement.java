@@ -34,6 +34,8 @@ final class JobPlacement {
   private final boolean local;
   /** Beam's options: made at once for a job that Beam runs, else only if an input needs it. */
   private PipelineOptions options;
+  /** Of a job in this JVM: Beam's options to reach the stores, no runner's. */
+  private PipelineOptions storeOptions;
   /** The job Beam ran, once it ran (null for a job in this JVM). */
   private PipelineResult result;
 
@@ -46,8 +48,10 @@ final class JobPlacement {
     // A job in this JVM needs no Beam options (Beam's file systems know local files without
     // them), and making them costs ~0.3 s of start-up.
     this.local = runner.mayRunHere(pipelineArgs) && !outDir.contains("://");
-    if (!local || given.stream().anyMatch(JobPlacement::onStore)) {
+    if (!local) {
       beamOptions(); // also how this JVM's reads reach the stores
+    } else if (given.stream().anyMatch(JobPlacement::onStore)) {
+      storeOptions();
     }
   }
 
@@ -69,7 +73,7 @@ final class JobPlacement {
       AnalysisWriter writer, ProgressOptions progress, PrintStream err) throws UsageException {
     if (inThisJvm(traces, archives)) {
       if (archives.stream().anyMatch(JobPlacement::onStore)) {
-        beamOptions(); // Beam's file systems read the store here too
+        storeOptions(); // Beam's file systems read the store here too
       }
       long unusable;
       try (ProgressDisplay shown = progress.start(err)) {
@@ -104,13 +108,29 @@ final class JobPlacement {
     return path.contains("://");
   }
 
+  /** Beam's options of a job Beam runs, which also tell this JVM's file systems the stores. */
   private PipelineOptions beamOptions() throws UsageException {
     if (options == null) {
       options = runner.pipelineOptions(pipelineArgs, PipelineOptions.class,
           StoreEnvironment.paths(given, outDir));
-      FileSystems.setDefaultPipelineOptions(options);
-      ExclusiveCreates.setDefaultOptions(options); // stored figures, by a job in this JVM
+      useStores(options);
     }
     return options;
+  }
+
+  /**
+   * For a job in this JVM: Beam's options to reach the stores only, unless a Beam job's were
+   * made (a job that turned out to need Beam, or options asked for before).
+   */
+  private void storeOptions() throws UsageException {
+    if (options == null && storeOptions == null) {
+      storeOptions = runner.storeOptions(pipelineArgs, StoreEnvironment.paths(given, outDir));
+      useStores(storeOptions);
+    }
+  }
+
+  private static void useStores(PipelineOptions options) {
+    FileSystems.setDefaultPipelineOptions(options);
+    ExclusiveCreates.setDefaultOptions(options); // stored figures, by a job in this JVM
   }
 }

@@ -101,6 +101,7 @@ final class PipelineOptionArgs {
 
   /** A Beam runner name (e.g. FlinkRunner) that no runner on the classpath answers to. */
   static void checkRunner(String name) {
+    BeamOptionsRegistry.whole();
     try {
       PipelineOptionsFactory.fromArgs("--runner=" + name).create();
     } catch (IllegalArgumentException e) {

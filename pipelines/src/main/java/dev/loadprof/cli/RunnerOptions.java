@@ -36,6 +36,7 @@ final class RunnerOptions {
    */
   <T extends PipelineOptions> T pipelineOptions(List<String> pipelineArgs, Class<T> type,
       List<String> storePaths) throws UsageException {
+    BeamOptionsRegistry.whole(); // a Beam job: every options interface, as Beam registers them
     List<String> userArgs = new ArrayList<>(pipelineArgs);
     String config = runner == null ? "direct" : runner;
     if (config.endsWith("Runner")) { // a Beam runner name, e.g. FlinkRunner: passes through
@@ -48,6 +49,20 @@ final class RunnerOptions {
     T options = PipelineOptionArgs.parse(args, type);
     checkFlinkMasterReachable(options, args);
     return options;
+  }
+
+  /**
+   * Beam's options of a job in this JVM ({@link #mayRunHere}), which uses them only to reach the
+   * stores of {@code storePaths}: the store options given and those the environment gives, no
+   * runner config (so that Beam's registry of the store modules' options alone parses them:
+   * {@link BeamOptionsRegistry}).
+   */
+  PipelineOptions storeOptions(List<String> pipelineArgs, List<String> storePaths)
+      throws UsageException {
+    String[] args = StoreEnvironment.withStores(List.copyOf(pipelineArgs), storePaths,
+        System.getenv(), RunnerConfig.resolveHome()).toArray(new String[0]);
+    BeamOptionsRegistry.logUse();
+    return PipelineOptionArgs.parse(args, PipelineOptions.class);
   }
 
   /**

@@ -6,10 +6,11 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A command that reads or writes S3 starts, on other threads, the start-up work its first
- * request waits for, while the command line is parsed and the inputs checked: Beam's options
- * registry (every PipelineOptions interface on the classpath checked, ~0.85 s), the JDK's trust
- * store and TLS provider (the HTTP client makes its TLS context even for an http:// endpoint),
+ * A command that reads or writes S3 (or HDFS: the registry only) starts, on other threads, the
+ * start-up work its first request waits for, while the command line is parsed and the inputs
+ * checked: Beam's options registry (every PipelineOptions interface on the classpath checked,
+ * ~0.85 s; of the store modules' alone for a job that may run in this JVM: {@link
+ * BeamOptionsRegistry}), the JDK's trust store and TLS provider (the HTTP client makes its TLS context even for an http:// endpoint),
  * the HTTP client's public suffix list and the AWS SDK's region metadata. Each is a class
  * initialization or a cache the JVM keeps, so the command gets exactly what it would have made
  * itself, only sooner (on S3 an analyze of a small archive started ~1.6 s later than on local
@@ -19,13 +20,24 @@ import javax.net.ssl.TrustManagerFactory;
 final class StoreWarmUp {
   private StoreWarmUp() {}
 
-  /** Starts the warm-up when an argument names an S3 location; else does nothing. */
+  /**
+   * Starts the warm-up when an argument names an S3 location (Beam's registry, TLS and the
+   * AWS SDK) or an HDFS one (Beam's registry); else does nothing.
+   */
   static void startFor(List<String> args) {
-    if (args.stream().noneMatch(a -> a.contains("s3://"))) {
+    boolean s3 = args.stream().anyMatch(a -> a.contains("s3://"));
+    if (!s3 && args.stream().noneMatch(a -> a.contains("hdfs://"))) {
       return;
     }
-    start("loadprof-warm-options", () -> initialize(
-        "org.apache.beam.sdk.options.PipelineOptionsFactory"));
+    if (mayReadStoreHere(args)) {
+      start("loadprof-warm-options", BeamOptionsRegistry::startSmall);
+    } else {
+      start("loadprof-warm-options", () -> initialize(
+          "org.apache.beam.sdk.options.PipelineOptionsFactory"));
+    }
+    if (!s3) {
+      return;
+    }
     start("loadprof-warm-tls", () -> {
       TrustManagerFactory trust = TrustManagerFactory.getInstance(
           TrustManagerFactory.getDefaultAlgorithm());
@@ -38,6 +50,36 @@ final class StoreWarmUp {
       Class.forName("org.apache.http.conn.util.PublicSuffixMatcherLoader", true,
           StoreWarmUp.class.getClassLoader()).getMethod("getDefault").invoke(null);
     });
+  }
+
+  /**
+   * Whether the command may be a job in this JVM that reads a store (analyze, compare or
+   * nightly without --runner and with a local --out: {@link JobPlacement}), whose Beam options
+   * need only the store modules' registry. A guess from the raw arguments: when the command
+   * turns out to run on Beam, the registry is made whole before its options (a few tenths of a
+   * second more, once).
+   */
+  static boolean mayReadStoreHere(List<String> args) {
+    if (args.isEmpty() || !List.of("analyze", "compare", "nightly").contains(args.get(0))) {
+      return false;
+    }
+    for (int i = 1; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--")) {
+        break;
+      }
+      if (a.equals("--runner") || a.startsWith("--runner=")) {
+        return false;
+      }
+      String out = a.equals("-o") || a.equals("--out")
+          ? (i + 1 < args.size() ? args.get(i + 1) : "")
+          : a.startsWith("--out=") ? a.substring("--out=".length())
+          : a.startsWith("-o") && a.length() > 2 && !a.startsWith("--") ? a.substring(2) : "";
+      if (out.contains("://")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private interface Step {

@@ -122,6 +122,61 @@ class StoresIT {
   }
 
   /**
+   * A job in the CLI's JVM parses its store options with Beam's registry of the store modules'
+   * options alone, and gives the local bytes; a trace on the store, which only Beam reads, makes
+   * the registry whole again for its DirectRunner job, and gives them too.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"s3", "hdfs"})
+  void aJobInThisJvmRegistersTheStoreOptionsOnlyAndAJobOnBeamAll(String store) throws Exception {
+    String archive = base(store, "registry-archive");
+    CliProcess.Result archived = cli(store, "archive", "--out", archive, phases, mixed);
+    assertEquals(0, archived.code(), archived.output());
+    List<String> debug = List.of(
+        "-Dorg.slf4j.simpleLogger.log.dev.loadprof.cli.BeamOptionsRegistry=debug");
+    Path out = tmp.resolve(store + "-registry-here");
+    Path log = tmp.resolve(store + "-registry-here.log");
+    CliProcess.Result here = CliProcess.finish(CliProcess.start(env(store), debug, log,
+        "analyze", "--out", out.toString(), archive), log);
+    assertEquals(0, here.code(), here.output());
+    assertTrue(here.output().contains("registry of the store modules' options only"),
+        here.output());
+    assertSameAsLocal(out.toString());
+
+    useStoresHere();
+    List<String> traces = new ArrayList<>();
+    for (String trace : List.of(phases, mixed)) {
+      String onStore = base(store, "registry-traces/" + Path.of(trace).getFileName());
+      try (java.nio.channels.WritableByteChannel w = FileSystems.create(
+          FileSystems.matchNewResource(onStore, false), "application/octet-stream")) {
+        w.write(java.nio.ByteBuffer.wrap(Files.readAllBytes(Path.of(trace))));
+      }
+      traces.add(onStore);
+    }
+    Path beamOut = tmp.resolve(store + "-registry-beam");
+    Path beamLog = tmp.resolve(store + "-registry-beam.log");
+    List<String> args = new ArrayList<>(List.of("analyze", "--out", beamOut.toString()));
+    args.addAll(traces);
+    CliProcess.Result onBeam = CliProcess.finish(CliProcess.start(env(store), debug, beamLog,
+        args.toArray(new String[0])), beamLog);
+    assertEquals(0, onBeam.code(), onBeam.output());
+    assertTrue(onBeam.output().contains("registry made whole for a job on Beam"),
+        onBeam.output());
+    // The same job with the registry whole from the start (an option before the command is
+    // not guessed at): the same bytes. (Not the local traces' bytes: the sources' names differ.)
+    Path wholeOut = tmp.resolve(store + "-registry-whole");
+    Path wholeLog = tmp.resolve(store + "-registry-whole.log");
+    List<String> wholeArgs = new ArrayList<>(List.of("--debug", "analyze", "--out",
+        wholeOut.toString()));
+    wholeArgs.addAll(traces);
+    CliProcess.Result whole = CliProcess.finish(CliProcess.start(env(store), debug, wholeLog,
+        wholeArgs.toArray(new String[0])), wholeLog);
+    assertEquals(0, whole.code(), whole.output());
+    assertFalse(whole.output().contains("registry made whole"), whole.output());
+    assertSameFiles(wholeOut, beamOut.toString());
+  }
+
+  /**
    * Four archive jobs at once into one archive: three of different runs, which all land, and two
    * of those plus a fourth with one run id ('clash') but different traces: exactly one of the
    * pair wins and the other exits 2.
