@@ -27,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * this but the time.
  */
 final class BeamOptionsRegistry {
-  /** The registrars of the store modules: loadprof's stores, Beam's AWS and HDFS modules. */
+  /**
+   * The registrars of the store modules: loadprof's stores, Beam's AWS and HDFS modules. Kinesis
+   * is not a store, but Beam's AWS module lists its registrar in the same file as AwsOptions',
+   * and a file is listed whole or not at all.
+   */
   static final Set<String> STORE_REGISTRARS = Set.of(
       "dev.loadprof.stores.StoreOptionsRegistrar",
       "org.apache.beam.sdk.io.aws2.options.AwsPipelineOptionsRegistrar",

@@ -48,14 +48,20 @@ public final class JobProgress {
   private static final AtomicInteger CURRENT = new AtomicInteger(-1);
   /** Bytes of trace text read, after decompression: what the reading shows it has read. */
   private static final AtomicLong TEXT_READ = new AtomicLong();
-  /** Per stage, when its first work (or its start) was counted, and its latest work. */
+  /** Per stage, when its first work (or its start) was counted ({@link #UNTIMED} before). */
   private static final AtomicLongArray BEGUN_NS = new AtomicLongArray(STAGES);
+  /** Per stage, when its latest work was counted ({@link #UNTIMED} before). */
   private static final AtomicLongArray LAST_NS = new AtomicLongArray(STAGES);
-  private static final AtomicInteger BEGUN = new AtomicInteger();
+  /** No time yet: below any clock's reading (System.nanoTime may be negative). */
+  private static final long UNTIMED = Long.MIN_VALUE;
   private static volatile LongSupplier clock = System::nanoTime;
   private static volatile boolean drawnOnTerminal;
 
   private static volatile boolean shownOnConsole;
+
+  static {
+    reset(); // no stage timed
+  }
 
   private JobProgress() {}
 
@@ -101,10 +107,9 @@ public final class JobProgress {
     for (int i = 0; i < STAGES; i++) {
       DONE.set(i, 0);
       TOTAL.set(i, 0);
-      BEGUN_NS.set(i, 0);
-      LAST_NS.set(i, 0);
+      BEGUN_NS.set(i, UNTIMED);
+      LAST_NS.set(i, UNTIMED);
     }
-    BEGUN.set(0);
     CURRENT.set(-1);
     TEXT_READ.set(0);
   }
@@ -155,31 +160,25 @@ public final class JobProgress {
    */
   public static Snapshot snapshot(Stage stage) {
     int i = stage.ordinal();
-    if ((BEGUN.get() & (1 << i)) == 0) {
+    long begunNs = BEGUN_NS.get(i);
+    if (begunNs == UNTIMED) {
       return null;
     }
     long total = TOTAL.get(i);
     long done = DONE.get(i);
     return new Snapshot(stage, done, total > 0 ? total : -1,
-        stage == Stage.READING ? TEXT_READ.get() : done, BEGUN_NS.get(i), LAST_NS.get(i));
+        stage == Stage.READING ? TEXT_READ.get() : done, begunNs, LAST_NS.get(i));
   }
 
-  /** Notes the time of a stage's work: its first (once) and its latest. */
+  /**
+   * Notes the time of a stage's work: its latest, then its first if none was (in that order, so
+   * that a stage seen begun has a latest time too).
+   */
   private static void timeWork(Stage stage) {
     int i = stage.ordinal();
     long now = clock.getAsLong();
-    int bit = 1 << i;
-    if ((BEGUN.get() & bit) == 0) {
-      synchronized (BEGUN) {
-        if ((BEGUN.get() & bit) == 0) {
-          BEGUN_NS.set(i, now);
-          LAST_NS.set(i, now);
-          BEGUN.getAndUpdate(b -> b | bit);
-          return;
-        }
-      }
-    }
     LAST_NS.accumulateAndGet(i, now, Math::max);
+    BEGUN_NS.compareAndSet(i, UNTIMED, now);
   }
 
   private static void begin(Stage stage) {

@@ -40,29 +40,34 @@ public record ProgressView(String label, String unit, long unitSize, long done, 
 
     @Override
     public ProgressView ended(String label) {
-      for (JobProgress.Stage stage : JobProgress.Stage.values()) {
-        if (stage.label.equals(label)) {
-          return of(JobProgress.snapshot(stage));
-        }
-      }
-      return null;
+      JobProgress.Stage stage = stageOf(label);
+      return stage == null ? null : of(JobProgress.snapshot(stage));
     }
 
     @Override
     public List<ProgressView> endedBetween(String from, String to) {
+      JobProgress.Stage first = stageOf(from);
+      JobProgress.Stage last = stageOf(to);
       List<ProgressView> between = new ArrayList<>();
-      boolean after = false;
-      for (JobProgress.Stage stage : JobProgress.Stage.values()) {
-        if (stage.label.equals(to)) {
-          return between;
-        }
-        ProgressView view = after ? of(JobProgress.snapshot(stage)) : null;
+      if (first == null || last == null) {
+        return between; // not a stage of the job's: nothing is known to lie between
+      }
+      for (int i = first.ordinal() + 1; i < last.ordinal(); i++) {
+        ProgressView view = of(JobProgress.snapshot(JobProgress.Stage.values()[i]));
         if (view != null) {
           between.add(view);
         }
-        after |= stage.label.equals(from);
       }
-      return List.of(); // not in the stages' order: nothing is known to lie between
+      return between;
+    }
+
+    private JobProgress.Stage stageOf(String label) {
+      for (JobProgress.Stage stage : JobProgress.Stage.values()) {
+        if (stage.label.equals(label)) {
+          return stage;
+        }
+      }
+      return null;
     }
   };
 
