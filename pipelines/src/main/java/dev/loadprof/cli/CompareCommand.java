@@ -45,12 +45,13 @@ final class CompareCommand implements JobCommand {
 
   // arity 1..*: every value up to the next option, so that a shell glob's expansion works.
   @Option(names = "--baseline", paramLabel = "PATH", arity = "1..*", description = "Baseline"
-      + " traces, globs or archives, as many as follow the flag (or repeat it), e.g."
-      + " --baseline base-*.txt.gz or --baseline 'base-*.txt.gz'.")
+      + " traces, globs, directories of recordings or archives, as many as follow the flag (or"
+      + " repeat it), e.g. --baseline base-*.txt.gz or --baseline 'base-*.txt.gz'.")
   List<String> baseline = new ArrayList<>();
 
   @Option(names = "--candidate", paramLabel = "PATH", arity = "1..*", description = "Candidate"
-      + " traces, globs or archives, likewise: --candidate new-1.txt.gz new-2.txt.gz.")
+      + " traces, globs, directories of recordings or archives, likewise: --candidate"
+      + " new-1.txt.gz new-2.txt.gz.")
   List<String> candidate = new ArrayList<>();
 
   @Override

@@ -11,8 +11,9 @@ import picocli.CommandLine.Parameters;
  */
 final class InputOptions {
   @Parameters(paramLabel = "TRACE", arity = "0..*", description = "A perf.data recording"
-      + " (perf record's or loadprof record's), perf script output (plain or .gz), a glob, or"
-      + " an archive made by loadprof archive; one file is one run.")
+      + " (perf record's or loadprof record's), perf script output (plain or .gz), a glob, a"
+      + " directory of recordings (loadprof record's -o), or an archive made by loadprof"
+      + " archive; one file is one run.")
   List<String> inputs = new ArrayList<>();
 
   @Option(names = {"-i", "--input"}, paramLabel = "TRACE",

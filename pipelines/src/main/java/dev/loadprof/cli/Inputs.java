@@ -172,6 +172,9 @@ final class Inputs {
     if (TraceFiles.isStream(spec)) {
       return List.of(spec); // stdin or a pipe: read once, as a stream, by the parse step
     }
+    if (isLocalLiteral(spec) && Files.isDirectory(Paths.get(spec))) {
+      return recordingsIn(spec);
+    }
     if (isLocalLiteral(spec) && Files.isRegularFile(Paths.get(spec))
         && TraceFiles.isPerfDataFile(Paths.get(spec))) {
       try {
@@ -208,6 +211,33 @@ final class Inputs {
       files.add(m.resourceId().toString());
     }
     return files;
+  }
+
+  /**
+   * A local directory that is not an archive: the perf.data recordings in it, by name (what
+   * {@code loadprof record -o DIR} keeps there, beside its outputs), each its own run.
+   */
+  private static List<String> recordingsIn(String dir) throws UsageException {
+    List<String> recordings = new ArrayList<>();
+    try (java.util.stream.Stream<java.nio.file.Path> list = Files.list(Paths.get(dir))) {
+      for (java.nio.file.Path f : list.sorted().toList()) {
+        if (Files.isRegularFile(f) && TraceFiles.isPerfDataFile(f)) {
+          recordings.add(f.toString());
+        }
+      }
+    } catch (IOException e) {
+      throw new UsageException("cannot read " + dir + ": " + e.getMessage());
+    }
+    if (recordings.isEmpty()) {
+      throw new UsageException(dir + " is a directory without perf.data recordings and is no"
+          + " archive; give trace files, the directory of loadprof record's recordings, or an"
+          + " archive");
+    }
+    List<String> checked = new ArrayList<>();
+    for (String recording : recordings) {
+      checked.addAll(match(recording)); // perf's presence checked as for a file given alone
+    }
+    return checked;
   }
 
   static UsageException noSuchTrace(String spec) {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
         + " and write the usual outputs. Each recording is kept in the output directory in a"
         + " file of its own, CMD-YYYYMMDD-HHMMSS.data (the UTC time it started; --name"
         + " chooses another), which is its run id and night: loadprof analyze, compare and"
-        + " nightly take DIR/CMD-*.data as they are.",
+        + " nightly take DIR (its recordings) or DIR/CMD-*.data as they are.",
         "CMD's stdin, stdout and stderr are the terminal's, and loadprof exits with CMD's exit"
         + " code. Ctrl-C stops CMD and the recording; what was recorded is still analyzed."},
     footer = Usage.EXIT_CODES)

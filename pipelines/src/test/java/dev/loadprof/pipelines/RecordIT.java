@@ -5,7 +5,6 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.loadprof.pipelines.E2e.Cli;
@@ -50,7 +49,7 @@ class RecordIT {
     while (p != null && !Files.isDirectory(p.resolve("pipelines/target"))) {
       p = p.getParent();
     }
-    assumeTrue(p != null, "no pipelines/target above " + Path.of("").toAbsolutePath());
+    assertTrue(p != null, "no pipelines/target above " + Path.of("").toAbsolutePath());
     return p;
   }
 
@@ -117,6 +116,18 @@ class RecordIT {
         candidate + "/mixed-*.data");
     assertTrue(compare.exit() == 0 || compare.exit() == 3, compare.stderr());
     assertEquals(List.of(runIds(baseRuns), runIds(newRuns)), sides(compare), compare.stderr());
+    // The directories record wrote, as they are, no selection flags: their recordings, the same
+    // runs (its outputs beside them are not traces); a directory without one is refused.
+    Cli dirs = E2e.cli("compare", "--out", dir.resolve("cmp-dirs").toString(), "--baseline",
+        base.toString(), "--candidate", candidate.toString());
+    assertTrue(dirs.exit() == 0 || dirs.exit() == 3, dirs.stderr());
+    assertEquals(List.of(runIds(baseRuns), runIds(newRuns)), sides(dirs), dirs.stderr());
+    Path none = Files.createDirectories(dir.resolve("none"));
+    Cli refused = E2e.cli("analyze", "--out", dir.resolve("none-out").toString(),
+        none.toString());
+    assertEquals(2, refused.exit(), refused.stderr());
+    assertThat(refused.stderr(), containsString(none + " is a directory without perf.data"
+        + " recordings"));
 
     // One name in two directories: two runs, told apart by their directories.
     Files.copy(newRuns.get(0), base.resolve("mixed.data"));
