@@ -347,8 +347,7 @@ public final class NightFigures {
 
     /** The run's manifest file's bytes from its night's file, or null. */
     byte[] manifest(KV<String, ArchiveListing.ManifestRef> ref) {
-      Group g = groupOf(ref);
-      Content found = g == null ? null : g.found;
+      Content found = foundOf(ref);
       if (found == null) {
         return null;
       }
@@ -360,6 +359,22 @@ public final class NightFigures {
       }
       found.runs().put(key, new Entry(null, e.figures())); // its figures are asked for later
       return e.manifest();
+    }
+
+    /**
+     * Whether the run's manifest comes with its night's file, not yet taken ({@link
+     * #manifest}): then checking the run makes no request.
+     */
+    boolean holdsManifest(KV<String, ArchiveListing.ManifestRef> ref) {
+      Content found = foundOf(ref);
+      NightIndex.Run line = ref.getValue().indexed();
+      Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
+      return e != null && e.manifest() != null;
+    }
+
+    private Content foundOf(KV<String, ArchiveListing.ManifestRef> ref) {
+      Group g = groupOf(ref);
+      return g == null ? null : g.found;
     }
 
     /** Where the run's manifest bytes read are held for its night's file to write, or null. */

@@ -70,6 +70,52 @@ class NightFiguresTest {
     }
   }
 
+  /**
+   * A run whose manifest comes with its night's file is known as such before it is checked
+   * (then its check makes no request, and the checks' window ahead does not count it:
+   * LocalRunChecks), and no longer once its manifest is taken; a run of the same night missing
+   * from the file, or of a night without a file, or listed by no night index, is not.
+   */
+  @Test
+  void aRunIsKnownToHoldItsManifestInItsNightsFileUntilTaken(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path archive) throws IOException {
+    String kind = "nightly-4-ab";
+    Map<String, Long> indexes = Map.of("night=2026-11-20/host=web1/@job7", 5L);
+    Map<String, byte[]> indexBytes = Map.of("night=2026-11-20/host=web1/@job7",
+        "index".getBytes(StandardCharsets.UTF_8));
+    java.nio.file.Path file = java.nio.file.Path.of(NightFigures.file(archive.toString(), NIGHT,
+        NightFigures.set(indexes), kind).toString());
+    java.nio.file.Files.createDirectories(file.getParent());
+    java.nio.file.Files.write(file, NightFigures.encode(NIGHT, NightFigures.set(indexes),
+        new NightFigures.Content(indexBytes, twoRuns().runs())));
+    Map<String, Map<String, Long>> listed = new TreeMap<>();
+    listed.put(NIGHT, indexes);
+    listed.put("2026-11-21", Map.of("night=2026-11-21/host=web1/@job7", 5L)); // no file
+    java.util.List<String> said = new java.util.ArrayList<>();
+    NightFigures.Packs packs = new NightFigures.Packs(kind, said::add);
+    packs.lookUp(archive.toString(), listed);
+    assertEquals(java.util.List.of(), said);
+    org.apache.beam.sdk.values.KV<String, ArchiveListing.ManifestRef> a = ref(archive, "a", NIGHT);
+    assertTrue(packs.holdsManifest(a));
+    assertTrue(packs.holdsManifest(ref(archive, "b", NIGHT)), "a run without figures too");
+    assertTrue(!packs.holdsManifest(ref(archive, "c", NIGHT)), "not in the file");
+    assertTrue(!packs.holdsManifest(ref(archive, "a", "2026-11-21")), "a night without a file");
+    assertTrue(!packs.holdsManifest(org.apache.beam.sdk.values.KV.of(archive.toString(),
+        new ArchiveListing.ManifestRef(archive.resolve("runs/a.avro").toString(), "job7"))),
+        "listed by no night index");
+    assertArrayEquals("manifest a".getBytes(StandardCharsets.UTF_8), packs.manifest(a));
+    assertTrue(!packs.holdsManifest(a), "taken");
+  }
+
+  private static org.apache.beam.sdk.values.KV<String, ArchiveListing.ManifestRef> ref(
+      java.nio.file.Path archive, String runId, String night) {
+    dev.loadprof.archive.NightIndex.Run line = new dev.loadprof.archive.NightIndex.Run(runId,
+        "job7", "sha", "cpu-clock", 1_000_000_000L, "fp", "src", java.util.List.of())
+        .listedIn(night, "web1", "job7");
+    return org.apache.beam.sdk.values.KV.of(archive.toString(), new ArchiveListing.ManifestRef(
+        archive.resolve("runs/" + runId + ".avro").toString(), "job7", line, null));
+  }
+
   @Test
   void theNameChangesWithAnyNightIndexAndHoldsTheNightAndKind() {
     String set = NightFigures.set(listed(100, 200));
