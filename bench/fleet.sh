@@ -286,7 +286,7 @@ tenk_local() {
   for r in $(seq "$rounds"); do
     for i in "${!builds[@]}"; do
       b="${builds[$i]}"
-      rm -rf "$work/b100-local-$i"/figures/*-2026-10-30 "$work/b100-local-$i"/night-figures/night=2026-10-30
+      rm -rf "$work/b100-local-$i"/figures/night=2026-10-30 "$work/b100-local-$i"/night-figures/night=2026-10-30
       t=$(timed_cpu "$b" "$work/tenk-local-analyze-$i.log" ./loadprof analyze \
         --nights 2026-10-30 --out "$work/tenk-local-analyze-$i" "$work/b100-local-$i")
       ta[$i]+="${t% *} "; ca[$i]+="${t#* } "
@@ -340,10 +340,7 @@ tenk() {
     2026-10-01..2026-10-30 "${beam_args[@]}" 2>"$work/client.log" | grep -v '^bytes' \
     | tr '\n' ' ')"
   [ "$parts" = client ] && return
-  local night30=() h k
-  for h in $(seq 0 9); do for k in $(seq 1 10); do
-    night30+=("s3://fleet-b100/archive/figures/$(printf 'host%03d-b%03d-2026-10-30/' "$h" "$k")")
-  done; done
+  local night30=("s3://fleet-b100/archive/figures/night=2026-10-30/")
   # Night 30's night figures files (one per night index: 10) go with its runs' figures.
   night30+=("s3://fleet-b100/archive/night-figures/night=2026-10-30/")
   local ta=() tn=()
@@ -355,7 +352,7 @@ tenk() {
   echo "prepare: nightly of nights 1-30 (stores this build's figures): $t s; $(grep -o 'figures of .*' "$work/tenk-prepare.log" | head -1)"
   for r in $(seq "$rounds"); do
     java -cp "$cp" dev.loadprof.bench.UploadTree delete "http://127.0.0.1:$s3port" "${night30[@]}" \
-      2>&1 | awk '/^deleted [1-9]/ {n++} END {print "night 30 runs whose figures were deleted: " n+0}'
+      2>&1 | awk '/^deleted [0-9]+ objects/ {n += $2} END {print "night 30'"'"'s stored figures deleted: " n+0 " objects (its runs'"'"' and its night figures file)"}'
     reset
     t=$(timed "$work/tenk-analyze.log" ./loadprof analyze --nights 2026-10-30 \
       --out "$work/tenk-analyze" s3://fleet-b100/archive)

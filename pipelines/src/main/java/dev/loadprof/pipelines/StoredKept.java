@@ -85,7 +85,11 @@ final class StoredKept<K> {
       readFromNights.incrementAndGet();
       return RunFigures.decode(run.blocks().figures(kind), packed, true); // checked whole
     }
-    RunFigures.Stored found = RunFigures.read(run.blocks().figures(kind));
+    org.apache.beam.sdk.io.fs.ResourceId file = run.blocks().figures(kind);
+    if (member != null && !member.mayHoldFigures(file)) {
+      return null; // its night's stored figures were listed, and its are not among them
+    }
+    RunFigures.Stored found = RunFigures.read(file);
     if (member != null && found != null && found.problem() == null) {
       member.figuresRead(found.bytes());
     }

@@ -151,6 +151,50 @@ class ClientRequestsTest {
   }
 
   /**
+   * A nightly's new night, none of whose runs has figures stored, costs its figures one listing
+   * of the night's, not a request per run (a figures file looked for and not there); a night
+   * without its night figures file has its runs' figures read one by one, as listed.
+   */
+  @Test
+  void aNewNightsStoredFiguresAreListedOnceNotAskedForRunByRun() throws IOException {
+    Path archive = archiveWith("new-night", 2, true); // 1 + 3 nights x 2 hosts x 2 runs
+    String counted = CountingFileSystem.of(archive);
+    Run cold = ArchiveCliTest.cli("nightly", "--out", tmp.resolve("nn-cold").toString(), counted);
+    assertEquals(0, cold.code(), cold.err());
+    SyntheticArchive.addCopies(archive, "mixed", List.of("2026-11-04"), HOSTS, 3, "synthjob2",
+        true);
+    CountingFileSystem.reset();
+    Run warm = ArchiveCliTest.cli("nightly", "--out", tmp.resolve("nn-warm").toString(), counted);
+    assertEquals(0, warm.code(), warm.err());
+    assertThat(warm.err(), containsString("figures of 13 archived runs read from the archive, 6"
+        + " computed from their blocks (6 stored for the next nights)"));
+    assertEquals(List.of(), CountingFileSystem.opened().stream()
+        .filter(p -> p.contains("/figures/")).toList(), "no run's figures asked for");
+    assertEquals(1, CountingFileSystem.listed().stream()
+        .filter(g -> g.contains("/figures/night=2026-11-04/")).count(), CountingFileSystem.listed()
+        .toString());
+    deleteTree(archive.resolve("night-figures"));
+    CountingFileSystem.reset();
+    Run unpacked = ArchiveCliTest.cli("nightly", "--out", tmp.resolve("nn-unpacked").toString(),
+        counted);
+    assertEquals(0, unpacked.code(), unpacked.err());
+    assertThat(unpacked.err(), containsString("figures of 19 archived runs read from the archive,"
+        + " 0 computed"));
+    assertEquals(19, CountingFileSystem.opened().stream()
+        .filter(p -> p.contains("/figures/night=")).count(), "each run's figures, as listed");
+    assertEquals(5, CountingFileSystem.listed().stream()
+        .filter(g -> g.contains("/figures/night=")).count(), "one listing a night");
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  /**
    * The night indexes hold what the client checks of an --event or --window asked for: then,
    * and only then, it reads them, and a run archived otherwise is refused before the job.
    */

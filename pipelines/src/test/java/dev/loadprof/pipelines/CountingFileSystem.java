@@ -28,6 +28,7 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
   public static final String SCHEME = "counting";
   private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
   private static final List<String> LISTED = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private static final List<String> OPENED = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static volatile int pageSize = 1000;
   private static volatile String hiddenFromListings;
 
@@ -49,6 +50,11 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
     return List.copyOf(LISTED);
   }
 
+  /** The files opened (GET) since the last {@link #reset}, in order. */
+  public static List<String> opened() {
+    return List.copyOf(OPENED);
+  }
+
   /** Requests by kind: LIST (a glob), HEAD (one file's metadata), GET, PUT, COPY, DELETE. */
   public static Map<String, Long> counts() {
     Map<String, Long> out = new java.util.TreeMap<>();
@@ -63,6 +69,7 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
   public static void reset() {
     COUNTS.clear();
     LISTED.clear();
+    OPENED.clear();
   }
 
   private static void count(String kind) {
@@ -123,6 +130,7 @@ public final class CountingFileSystem extends FileSystem<CountingFileSystem.Id> 
   @Override
   protected ReadableByteChannel open(Id resourceId) throws IOException {
     count("GET");
+    OPENED.add(resourceId.toString());
     return FileSystems.open(resourceId.local);
   }
 

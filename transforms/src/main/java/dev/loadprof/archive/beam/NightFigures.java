@@ -181,6 +181,7 @@ public final class NightFigures {
    * is damaged), and for a file to write, its runs read and what is held of them.
    */
   public static final class Group {
+    private final String archive;
     private final String night;
     private final String kind;
     private final Map<String, Long> listed;
@@ -195,9 +196,13 @@ public final class NightFigures {
     private final Map<String, byte[]> heldManifests = new ConcurrentHashMap<>();
     private final Map<String, byte[]> heldFigures = new ConcurrentHashMap<>();
     private final AtomicLong held;
+    /** The night's stored figures files as listed, once (guarded by this). */
+    private Set<String> storedFigures;
+    private boolean figuresListed;
 
     private Group(String archive, String night, Map<String, Long> listed, String kind,
         AtomicLong held) {
+      this.archive = archive;
       this.night = night;
       this.kind = kind;
       this.listed = listed;
@@ -209,6 +214,28 @@ public final class NightFigures {
     /** A run of the night read by the job. */
     void add(ReadArchive.LocalRun run) {
       runs.add(run);
+    }
+
+    /**
+     * The paths of the night's stored figures files, listed at the first call (one request for
+     * the night's runs), or null when that listing failed (each run's is then asked for alone).
+     */
+    private synchronized Set<String> storedFigures() {
+      if (!figuresListed) {
+        figuresListed = true;
+        try {
+          Set<String> paths = new java.util.HashSet<>();
+          for (org.apache.beam.sdk.io.fs.MatchResult.Metadata m
+              : StoreListing.matchGlob(RunFigures.nightGlob(archive, night))) {
+            paths.add(m.resourceId().toString());
+          }
+          storedFigures = paths;
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("{}: the night's stored figures could not be listed ({}); each run's is"
+              + " looked for alone", night, e.toString());
+        }
+      }
+      return storedFigures;
     }
 
     private void hold(Map<String, byte[]> into, String key, byte[] bytes) {
@@ -240,6 +267,22 @@ public final class NightFigures {
       Content found = group.found;
       Entry e = found == null ? null : found.runs().get(key(line.runId(), line.jobId()));
       return e != null && e.figures() != null;
+    }
+
+    /**
+     * Whether the run's figures file {@code file} may be stored, and is to be read: always when
+     * its night's file was read (it is then asked for only when that file lacks the run); else
+     * when it is among the night's stored figures, listed once for all the night's runs (a new
+     * night's runs, whose figures are stored by none, then cost the night one request instead
+     * of one each). A run's figures stored since that listing are computed again, and storing
+     * them finds those there.
+     */
+    public boolean mayHoldFigures(ResourceId file) {
+      if (group.found != null) {
+        return true;
+      }
+      Set<String> listed = group.storedFigures();
+      return listed == null || listed.contains(file.toString());
     }
 
     /** Its figures file's bytes as read or stored now, held for its night's file to write. */

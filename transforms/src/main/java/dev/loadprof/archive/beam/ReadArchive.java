@@ -149,7 +149,7 @@ public final class ReadArchive extends PTransform<PBegin, PCollectionTuple> {
   public record Blocks(String archive, String runId, String jobId, int blocksVersion,
       RunManifestRecord manifest, String manifestPath) {
     public ResourceId figures(String kind) {
-      return RunFigures.file(archive, runId, jobId, blocksVersion, kind);
+      return RunFigures.file(archive, manifest.getNight(), runId, jobId, blocksVersion, kind);
     }
   }
 

@@ -14,12 +14,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A run's figures computed once and stored beside it in the archive, so that later jobs read
- * them instead of its blocks (nightly's per-run figures: report.RunByRunWriter): under
- * figures/RUN_ID/, one file per blocks' version and figures' version,
+ * them instead of its blocks (nightly's per-run figures: report.RunByRunWriter): under its
+ * night's partition, as its index entry is, one file per blocks' version and figures' version,
  *
  * <pre>
- * figures/RUN_ID/JOB-bBLOCKS_VERSION-KIND.bin
+ * figures/night=NIGHT/RUN_ID/JOB-bBLOCKS_VERSION-KIND.bin
  * </pre>
+ *
+ * so that a job with many runs of a night to look up lists the night's figures once ({@link
+ * #nightGlob}) instead of asking for each run's (a request per run, most of them finding
+ * nothing: a nightly's new night). Figures stored under figures/RUN_ID/ by loadprof before
+ * this layout are not read: their runs are computed once more where no night figures file
+ * holds them ({@link NightFigures}).
  *
  * where JOB is the archive job whose manifest lists the blocks (a run archived again, replaced
  * or repaired, has another), BLOCKS_VERSION how its blocks were built, and KIND the figures'
@@ -37,10 +43,17 @@ public final class RunFigures {
   private RunFigures() {}
 
   /** Where the figures of a kind are stored for the run's blocks as its manifest lists them. */
-  public static ResourceId file(String archive, String runId, String jobId, int blocksVersion,
-      String kind) {
-    return ArchiveLayout.resolve(archive, FIGURES_DIR + "/" + runId + "/" + jobId + "-b"
-        + blocksVersion + "-" + kind + ".bin");
+  public static ResourceId file(String archive, String night, String runId, String jobId,
+      int blocksVersion, String kind) {
+    return ArchiveLayout.resolve(archive, FIGURES_DIR + "/night=" + night + "/" + runId + "/"
+        + jobId + "-b" + blocksVersion + "-" + kind + ".bin");
+  }
+
+  /** The glob of every figures file stored of a night's runs (one '*' a level: Hadoop's). */
+  static String nightGlob(String archive, String night) {
+    String any = ArchiveLayout.resolve(archive, FIGURES_DIR + "/night=" + night + "/x/x")
+        .toString();
+    return any.substring(0, any.length() - 3) + "*/*";
   }
 
   /**
@@ -110,8 +123,8 @@ public final class RunFigures {
       return false;
     }
     String runId = manifest.getRunId();
-    ResourceId file = file(archive, runId, manifest.getJobId(), manifest.getBlocksVersion(),
-        kind);
+    ResourceId file = file(archive, manifest.getNight(), runId, manifest.getJobId(),
+        manifest.getBlocksVersion(), kind);
     Stored found = read(file);
     if (found != null && found.problem() == null) {
       stored.output(org.apache.beam.sdk.values.KV.of(runId, (Serializable) found.figures()));
