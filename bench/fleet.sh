@@ -286,7 +286,9 @@ tenk_local() {
   for r in $(seq "$rounds"); do
     for i in "${!builds[@]}"; do
       b="${builds[$i]}"
-      rm -rf "$work/b100-local-$i"/figures/night=2026-10-30 "$work/b100-local-$i"/night-figures/night=2026-10-30
+      # (figures/RUN_ID/: where builds before 8c5016f stored them, for a build compared)
+      rm -rf "$work/b100-local-$i"/figures/night=2026-10-30 "$work/b100-local-$i"/figures/*-2026-10-30 \
+        "$work/b100-local-$i"/night-figures/night=2026-10-30
       t=$(timed_cpu "$b" "$work/tenk-local-analyze-$i.log" ./loadprof analyze \
         --nights 2026-10-30 --out "$work/tenk-local-analyze-$i" "$work/b100-local-$i")
       ta[$i]+="${t% *} "; ca[$i]+="${t#* } "
