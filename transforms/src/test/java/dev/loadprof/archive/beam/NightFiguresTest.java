@@ -30,15 +30,15 @@ class NightFiguresTest {
     return m;
   }
 
-  private static NightFigures.Content twoRuns() {
+  private static NightFiguresCodec.Content twoRuns() {
     Map<String, byte[]> indexes = new TreeMap<>();
     indexes.put("night=2026-11-20/host=web1/@job7", "index".getBytes(StandardCharsets.UTF_8));
-    Map<String, NightFigures.Entry> runs = new LinkedHashMap<>();
-    runs.put("a@job7", new NightFigures.Entry("manifest a".getBytes(StandardCharsets.UTF_8),
+    Map<String, NightFiguresCodec.Entry> runs = new LinkedHashMap<>();
+    runs.put("a@job7", new NightFiguresCodec.Entry("manifest a".getBytes(StandardCharsets.UTF_8),
         "figures a".getBytes(StandardCharsets.UTF_8)));
-    runs.put("b@job7", new NightFigures.Entry("manifest b".getBytes(StandardCharsets.UTF_8),
+    runs.put("b@job7", new NightFiguresCodec.Entry("manifest b".getBytes(StandardCharsets.UTF_8),
         null));
-    return new NightFigures.Content(indexes, runs);
+    return new NightFiguresCodec.Content(indexes, runs);
   }
 
   /**
@@ -86,8 +86,8 @@ class NightFiguresTest {
     java.nio.file.Path file = java.nio.file.Path.of(NightFigures.file(archive.toString(), NIGHT,
         NightFigures.set(indexes), kind).toString());
     java.nio.file.Files.createDirectories(file.getParent());
-    java.nio.file.Files.write(file, NightFigures.encode(NIGHT, NightFigures.set(indexes),
-        new NightFigures.Content(indexBytes, twoRuns().runs())));
+    java.nio.file.Files.write(file, NightFiguresCodec.encode(NIGHT, NightFigures.set(indexes),
+        new NightFiguresCodec.Content(indexBytes, twoRuns().runs())));
     Map<String, Map<String, Long>> listed = new TreeMap<>();
     listed.put(NIGHT, indexes);
     listed.put("2026-11-21", Map.of("night=2026-11-21/host=web1/@job7", 5L)); // no file
@@ -130,8 +130,8 @@ class NightFiguresTest {
 
   @Test
   void roundTripKeepsEveryBytesAndARunWithoutFigures() throws IOException {
-    byte[] bytes = NightFigures.encode(NIGHT, "s1", twoRuns());
-    NightFigures.Content read = NightFigures.decode(bytes, NIGHT, "s1");
+    byte[] bytes = NightFiguresCodec.encode(NIGHT, "s1", twoRuns());
+    NightFiguresCodec.Content read = NightFiguresCodec.decode(bytes, NIGHT, "s1");
     assertArrayEquals("index".getBytes(StandardCharsets.UTF_8),
         read.indexes().get("night=2026-11-20/host=web1/@job7"));
     assertEquals(2, read.runs().size());
@@ -144,23 +144,23 @@ class NightFiguresTest {
 
   @Test
   void aFileOfAnotherNightOrNightIndexesIsRefused() throws IOException {
-    byte[] bytes = NightFigures.encode(NIGHT, "s1", twoRuns());
-    assertTrue(assertThrows(IOException.class, () -> NightFigures.decode(bytes, "2026-11-21",
+    byte[] bytes = NightFiguresCodec.encode(NIGHT, "s1", twoRuns());
+    assertTrue(assertThrows(IOException.class, () -> NightFiguresCodec.decode(bytes, "2026-11-21",
         "s1")).getMessage().contains("not 2026-11-21"));
-    assertThrows(IOException.class, () -> NightFigures.decode(bytes, NIGHT, "s2"));
+    assertThrows(IOException.class, () -> NightFiguresCodec.decode(bytes, NIGHT, "s2"));
   }
 
   @Test
   void damagedBytesAreRefusedByTheChecksumAndATruncatedFileToo() throws IOException {
-    byte[] bytes = NightFigures.encode(NIGHT, "s1", twoRuns());
+    byte[] bytes = NightFiguresCodec.encode(NIGHT, "s1", twoRuns());
     for (int i : new int[] {0, 30, bytes.length / 2, bytes.length - 1}) {
       byte[] damaged = bytes.clone();
       damaged[i] ^= 0x01;
-      assertThrows(IOException.class, () -> NightFigures.decode(damaged, NIGHT, "s1"),
+      assertThrows(IOException.class, () -> NightFiguresCodec.decode(damaged, NIGHT, "s1"),
           "byte " + i);
     }
     for (int len : new int[] {0, 10, 90, bytes.length - 1}) {
-      assertThrows(IOException.class, () -> NightFigures.decode(Arrays.copyOf(bytes, len),
+      assertThrows(IOException.class, () -> NightFiguresCodec.decode(Arrays.copyOf(bytes, len),
           NIGHT, "s1"), "length " + len);
     }
   }
@@ -205,7 +205,7 @@ class NightFiguresTest {
     file.write(IndexEntry.sha256Hex(content.toByteArray()).getBytes(StandardCharsets.US_ASCII));
     file.write('\n');
     content.writeTo(file);
-    return assertThrows(IOException.class, () -> NightFigures.decode(file.toByteArray(),
+    return assertThrows(IOException.class, () -> NightFiguresCodec.decode(file.toByteArray(),
         NIGHT, "s1")).getMessage();
   }
 }
