@@ -274,15 +274,42 @@ class FlinkRunnersIT {
 
   // --- cluster helpers --------------------------------------------------------------------------
 
-  private static String[] clusterArgs(String jobName) throws URISyntaxException {
+  private static String[] clusterArgs(String jobName) throws URISyntaxException, IOException {
     assertTrue(Files.isRegularFile(JOB_JAR), JOB_JAR + " is missing; run mvn package first");
-    // The job jar carries Beam and loadprof; this test's own DoFns live in test-classes
-    // (Beam zips directories it stages).
-    Path testClasses =
-        Paths.get(FlinkRunnersIT.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    // The job jar carries Beam and loadprof; this test's own DoFns live in test-classes, staged
+    // as a jar made here: Beam zips a directory it stages into a jar of its own in /tmp, named
+    // by its content's hash, and leaves it there (one more each time the test classes change).
     return RunnerConfig.load("flink-cluster")
-        .withUserArgs("--jobName=" + jobName, "--filesToStage=" + JOB_JAR + "," + testClasses);
+        .withUserArgs("--jobName=" + jobName, "--filesToStage=" + JOB_JAR + "," + testClassesJar());
   }
+
+  /** This module's test classes as one jar under target/, made once a run of the tests. */
+  private static synchronized Path testClassesJar() throws URISyntaxException, IOException {
+    Path jar = CLUSTER_DIR.resolve("test-classes.jar");
+    if (testClassesJarMade) {
+      return jar;
+    }
+    Path classes =
+        Paths.get(FlinkRunnersIT.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Files.createDirectories(CLUSTER_DIR);
+    List<Path> files;
+    try (java.util.stream.Stream<Path> walk = Files.walk(classes)) {
+      files = walk.filter(Files::isRegularFile).sorted().toList();
+    }
+    try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(
+        Files.newOutputStream(jar))) {
+      for (Path f : files) {
+        out.putNextEntry(new java.util.jar.JarEntry(
+            classes.relativize(f).toString().replace(java.io.File.separatorChar, '/')));
+        Files.copy(f, out);
+        out.closeEntry();
+      }
+    }
+    testClassesJarMade = true;
+    return jar;
+  }
+
+  private static boolean testClassesJarMade;
 
   private static synchronized void startClusterOnce() throws Exception {
     assumeFalse(Boolean.getBoolean("loadprof.skipCluster"),
