@@ -10,8 +10,9 @@ import javax.net.ssl.TrustManagerFactory;
  * start-up work its first request waits for, while the command line is parsed and the inputs
  * checked: Beam's options registry (every PipelineOptions interface on the classpath checked,
  * ~0.85 s; of the store modules' alone for a job that may run in this JVM: {@link
- * BeamOptionsRegistry}), the JDK's trust store and TLS provider (the HTTP client makes its TLS context even for an http:// endpoint),
- * the HTTP client's public suffix list and the AWS SDK's region metadata. Each is a class
+ * BeamOptionsRegistry}), the JDK's trust store and TLS provider (the HTTP client makes its TLS
+ * context even for an http:// endpoint), the HTTP client's public suffix list and the AWS SDK's
+ * region metadata. Each is a class
  * initialization or a cache the JVM keeps, so the command gets exactly what it would have made
  * itself, only sooner (on S3 an analyze of a small archive started ~1.6 s later than on local
  * disk: bench/RESULTS.md section 38). Nothing here can fail a command: what fails is done again,

@@ -45,15 +45,18 @@ public final class RunFigures {
   /** Where the figures of a kind are stored for the run's blocks as its manifest lists them. */
   public static ResourceId file(String archive, String night, String runId, String jobId,
       int blocksVersion, String kind) {
-    return ArchiveLayout.resolve(archive, FIGURES_DIR + "/night=" + night + "/" + runId + "/"
-        + jobId + "-b" + blocksVersion + "-" + kind + ".bin");
+    return ArchiveLayout.resolve(archive, nightDir(night) + runId + "/" + jobId + "-b"
+        + blocksVersion + "-" + kind + ".bin");
   }
 
   /** The glob of every figures file stored of a night's runs (one '*' a level: Hadoop's). */
   static String nightGlob(String archive, String night) {
-    String any = ArchiveLayout.resolve(archive, FIGURES_DIR + "/night=" + night + "/x/x")
-        .toString();
-    return any.substring(0, any.length() - 3) + "*/*";
+    return ArchiveLayout.resolve(archive, nightDir(night) + "*/*").toString();
+  }
+
+  /** "figures/night=N/", relative to the archive. */
+  private static String nightDir(String night) {
+    return FIGURES_DIR + "/night=" + night + "/";
   }
 
   /**

@@ -107,6 +107,21 @@ class NightFiguresTest {
     assertTrue(!packs.holdsManifest(a), "taken");
   }
 
+  /** A night's stored figures are listed by one glob, which names each run's figures file. */
+  @Test
+  void aNightsGlobMatchesItsRunsFiguresFiles(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path archive) throws IOException {
+    String file = RunFigures.file(archive.toString(), NIGHT, "a", "job7", 3, "k-1").toString();
+    assertEquals(archive + "/figures/night=" + NIGHT + "/a/job7-b3-k-1.bin", file);
+    assertEquals(archive + "/figures/night=" + NIGHT + "/*/*",
+        RunFigures.nightGlob(archive.toString(), NIGHT));
+    java.nio.file.Files.createDirectories(java.nio.file.Path.of(file).getParent());
+    java.nio.file.Files.writeString(java.nio.file.Path.of(file), "figures");
+    assertEquals(java.util.List.of(file), StoreListing.matchGlob(
+        RunFigures.nightGlob(archive.toString(), NIGHT)).stream()
+        .map(m -> m.resourceId().toString()).toList());
+  }
+
   private static org.apache.beam.sdk.values.KV<String, ArchiveListing.ManifestRef> ref(
       java.nio.file.Path archive, String runId, String night) {
     dev.loadprof.archive.NightIndex.Run line = new dev.loadprof.archive.NightIndex.Run(runId,
